@@ -1,0 +1,81 @@
+"""The library's front door: load a crew, check a plan, run a mission on the simulator.
+
+The CLI and the evaluation harness are thin over these functions.
+
+    >>> from crewgate.api import run_mission
+    >>> from crewgate.planners import ScriptedPlanner
+    >>> result = run_mission("g1_go2", "go to charging", ScriptedPlanner([{
+    ...     "workflow": "navigation_only",
+    ...     "steps": [{"robot": "go2", "skill": "navigate_to_location",
+    ...                "args": {"location": "charging"}}]}]), journal=":memory:")
+    >>> result.status
+    'completed'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from crewgate.adapters.sim import SimAdapter
+from crewgate.conditions import Condition
+from crewgate.conditions import condition as condition_named
+from crewgate.gate import Gate, PlanVerdict
+from crewgate.journal import Journal
+from crewgate.orchestrator import MissionOptions, MissionResult, Orchestrator
+from crewgate.plan import parse_plan
+from crewgate.planners.base import Planner
+from crewgate.sim.faults import parse_faults
+from crewgate.spec import Crew, load_crew
+
+_GATES: dict[int, Gate] = {}
+
+
+def gate_for(crew: Crew) -> Gate:
+    """One compiled gate per crew object (compiling is cheap, but missions come in thousands)."""
+    gate = _GATES.get(id(crew))
+    if gate is None or gate.crew is not crew:
+        gate = _GATES[id(crew)] = Gate(crew)
+    return gate
+
+
+def _crew(crew: Crew | str | Path) -> Crew:
+    return crew if isinstance(crew, Crew) else load_crew(crew)
+
+
+def check_plan(
+    crew: Crew | str | Path, plan: str | dict[str, Any], request: str, *,
+    faults: Sequence[str] = (), world: str | None = None, seed: int = 0,
+) -> PlanVerdict:
+    """The whole-plan verdict against the simulator's initial state (with the faults applied)."""
+    spec = _crew(crew)
+    adapter = SimAdapter(spec, world, seed=seed, faults=parse_faults(faults, spec))
+    return gate_for(spec).validate(parse_plan(plan), request, adapter.world)
+
+
+def run_mission(
+    crew: Crew | str | Path, request: str, planner: Planner, *,
+    world: str | None = None, seed: int = 0, faults: Sequence[str] = (),
+    condition: Condition | str = "ro",
+    journal: Journal | str | Path | None = None, scenario: str | None = None,
+    adapter: SimAdapter | None = None,
+) -> MissionResult:
+    """Plan, validate, execute on the built-in simulator, and journal one mission.
+
+    ``condition`` sets what the planner is told and whether the gate enforces (``ro``: enforce,
+    one replan; ``ro-prompt``: same context, verdicts recorded but not enforced).
+    """
+    spec = _crew(crew)
+    cond = condition_named(condition) if isinstance(condition, str) else condition
+    sim = adapter or SimAdapter(spec, world, seed=seed, faults=parse_faults(faults, spec))
+    own_journal = not isinstance(journal, Journal)
+    jr = journal if isinstance(journal, Journal) else Journal(journal)
+    try:
+        orch = Orchestrator(gate_for(spec), sim, jr, tick_s=sim.tick_s)
+        meta = {"backend": "sim", "world": sim.sim.world_name, "seed": seed,
+                "faults": list(faults)}
+        return orch.run(request, planner, MissionOptions(cond, scenario, meta))
+    finally:
+        if own_journal:
+            jr.close()

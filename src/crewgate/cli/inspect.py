@@ -1,0 +1,62 @@
+"""``crewgate crews``, ``crewgate validate``, ``crewgate spec schema``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from rich.table import Table
+
+from crewgate.cli.app import app, spec_app
+from crewgate.cli.common import CrewArg, JsonOpt, out, print_json
+from crewgate.spec import crew_json_schema, load_crew, packaged_crews
+
+
+@app.command()
+def crews(as_json: bool = JsonOpt) -> None:
+    """List the crews that ship with crewgate."""
+    rows = []
+    for name in packaged_crews():
+        crew = load_crew(name)
+        rows.append({"name": name, "title": crew.title, "robots": list(crew.robots),
+                     "workflows": list(crew.workflows),
+                     "worlds": list(crew.sim.worlds) if crew.sim else []})
+    if as_json:
+        print_json(rows)
+        return
+    table = Table(title="packaged crews")
+    for col in ("name", "title", "robots", "workflows", "worlds"):
+        table.add_column(col)
+    for r in rows:
+        table.add_row(r["name"], r["title"], ", ".join(r["robots"]), ", ".join(r["workflows"]),
+                      ", ".join(r["worlds"]))
+    out.print(table)
+
+
+@app.command()
+def validate(crew: str = CrewArg, as_json: bool = JsonOpt) -> None:
+    """Check a crew spec: fields, types and every cross-reference, with file lines."""
+    spec = load_crew(crew)
+    skills = sum(len(r.skills) for r in spec.robots.values())
+    summary = {"valid": True, "crew": spec.name, "robots": len(spec.robots), "skills": skills,
+               "locations": len(spec.locations), "bindings": len(spec.bindings),
+               "workflows": len(spec.workflows)}
+    if as_json:
+        print_json(summary)
+        return
+    out.print(f"[green]valid[/]: crew {spec.name!r}: {len(spec.robots)} robots, {skills} skills, "
+              f"{len(spec.locations)} locations, {len(spec.bindings)} bindings, "
+              f"{len(spec.workflows)} workflows")
+
+
+@spec_app.command("schema")
+def schema(
+    output: Path | None = typer.Option(None, "--out", "-o", help="Write to this file."),
+) -> None:
+    """Write the JSON Schema of crew spec files (for editors and CI)."""
+    text = crew_json_schema()
+    if output is None:
+        print(text)
+    else:
+        output.write_text(text + "\n", encoding="utf-8")
+        out.print(f"wrote {output}")

@@ -1,0 +1,125 @@
+"""Rich rendering of verdicts, live mission timelines, outcomes and traces."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from crewgate.gate.verdict import PlanVerdict
+from crewgate.journal import Event
+from crewgate.orchestrator.result import MissionResult
+
+_KIND_STYLE = {
+    "mission_started": ("▶", "bold"), "plan_proposed": ("✎", "cyan"), "verdict": ("⚖", "cyan"),
+    "replan": ("↻", "yellow"), "refusal": ("✖", "bold red"), "authorization": ("✔", "green"),
+    "dispatch": ("→", "blue"), "result": ("■", "blue"), "halt": ("⏹", "bold red"),
+    "fallback": ("⚠", "yellow"), "mission_ended": ("●", "bold"), "planner_error": ("✖", "red"),
+    "note": ("·", "dim"),
+}
+
+
+def print_verdict(console: Console, verdict: PlanVerdict) -> None:
+    state = "[bold green]ACCEPTED[/]" if verdict.accepted else "[bold red]REFUSED[/]"
+    console.print(f"{state}  workflow: {verdict.workflow or '(none)'}")
+    for p in verdict.problems:
+        console.print(f"  plan: [red]{p.code.value}[/] {escape(p.detail)}")
+    table = Table(show_header=True, header_style="bold")
+    for col in ("#", "step", "verdict"):
+        table.add_column(col)
+    for s in verdict.steps:
+        detail = "ok" if s.ok else "\n".join(f"[red]{p.code.value}[/] {escape(p.detail)}"
+                                             for p in s.problems)
+        if s.deferred:
+            detail += f" [dim](checked at dispatch: {', '.join(s.deferred)})[/]"
+        table.add_row(str(s.index), f"{s.robot}.{s.skill}", detail)
+    if verdict.steps:
+        console.print(table)
+
+
+def event_line(event: Event) -> str:
+    icon, style = _KIND_STYLE.get(event.kind, ("·", ""))
+    t = f"{event.t:7.2f}s" if event.t is not None else "        "
+    step = f"[{event.step}] " if event.step is not None else ""
+    what = f"{event.robot}.{event.skill} " if event.robot else ""
+    codes = f" [red]{', '.join(event.codes)}[/]" if event.codes else ""
+    detail = event.detail
+    if event.kind == "plan_proposed":
+        detail = _plan_summary(event.data)
+    elif event.kind == "verdict":
+        detail = f"attempt {event.data.get('attempt')}: {event.detail}"
+    elif event.kind == "dispatch":
+        detail = _args(event.data.get("args", {}))
+    elif event.kind == "authorization" and event.data.get("bindings"):
+        detail += " " + ", ".join(_binding(n, b, event.t) for n, b in event.data["bindings"].items())
+    elif event.kind == "result" and event.detail in ("succeeded", ""):
+        detail = "succeeded " + _result(event.data.get("result", {}))
+    elif event.kind == "replan":
+        detail = "asking the planner once more, with the gate's feedback"
+    return f"[dim]{t}[/] [{style}]{icon} {event.kind:<13}[/] {step}{what}{escape(detail)}{codes}"
+
+
+def _binding(name: str, b: dict[str, Any], now: float | None) -> str:
+    value = b.get("value") or []
+    age = f", {now - b['stamp']:.1f} s old" if now is not None and b.get("stamp") is not None \
+        else ""
+    return f"{name} = {_short(value)}{age}"
+
+
+def _result(result: dict[str, Any]) -> str:
+    if not result:
+        return ""
+    return "(" + ", ".join(f"{k}={_short(v)}" for k, v in result.items()) + ")"
+
+
+def _plan_summary(data: dict[str, Any]) -> str:
+    plan = data.get("plan")
+    if not plan:
+        return "no plan could be read from the planner's output"
+    steps = ", ".join(f"{s['robot']}.{s['skill']}" for s in plan["steps"])
+    return f"{plan.get('workflow')}: {steps or '(no steps)'}"
+
+
+def _args(args: dict[str, Any]) -> str:
+    return "(" + ", ".join(f"{k}={_short(v)}" for k, v in args.items()) + ")"
+
+
+def _short(v: Any) -> str:
+    if isinstance(v, list | tuple):
+        return "[" + ", ".join(f"{x:g}" if isinstance(x, float) else str(x) for x in v) + "]"
+    return str(v)
+
+
+def print_outcome(console: Console, result: MissionResult) -> None:
+    color = {"completed": "green", "refused": "red", "halted": "yellow"}[result.status]
+    console.print(f"\n[bold {color}]{result.status.upper()}[/]"
+                  + (f"  codes: [red]{', '.join(result.codes)}[/]" if result.codes else "")
+                  + (f"\n{escape(result.reason)}" if result.reason else ""))
+    moved = [d for d in result.dispatched]
+    if moved:
+        console.print("dispatched: " + ", ".join(
+            f"{d.robot}.{d.skill}{'' if d.succeeded else ' (failed)'}"
+            + (" \\[fallback]" if d.kind == "fallback" else "") for d in moved))
+    else:
+        console.print("dispatched: nothing moved")
+    outcome = result.outcome
+    facts = []
+    for key, value in outcome.items():
+        if key.endswith("_m") or key in ("victim", "requester_has"):
+            facts.append(f"{key} = {_short(value)}")
+    if "objects" in outcome:
+        facts.append("objects: " + ", ".join(f"{o} -> {v['holder']}"
+                                             + (f" @ {v['location']}" if v.get('location') and
+                                                v['location'] != v['holder'] else "")
+                                             for o, v in outcome["objects"].items()))
+    for robot, state in result.final_state.items():
+        pose = state.get("pose")
+        facts.append(f"{robot}: pose {_short(pose) if pose is not None else '-'}"
+                     f"{'' if state.get('available', True) else ' (unavailable)'}")
+    for f in facts:
+        console.print(f"  {escape(f)}")
+    console.print(f"[dim]planning {result.planning_s * 1000:.1f} ms, execution "
+                  f"{result.execution_s:.1f} s simulated; mission {result.mission_id} "
+                  f"(crewgate trace {result.mission_id})[/]")

@@ -1,0 +1,37 @@
+"""``crewgate trace``: read a mission back from the journal."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from crewgate.cli.app import app
+from crewgate.cli.common import JournalOpt, JsonOpt, out, print_json
+from crewgate.cli.render import event_line
+from crewgate.journal import Journal
+
+
+@app.command()
+def trace(
+    mission_id: str = typer.Argument(..., help="Mission id (a unique prefix is enough)."),
+    journal: Path | None = JournalOpt,
+    as_json: bool = JsonOpt,
+) -> None:
+    """Print every journaled event of a mission (--json exports them)."""
+    jr = Journal(journal)
+    try:
+        mid = jr.resolve(mission_id)
+        mission = jr.mission(mid)
+        events = jr.events(mid)
+    finally:
+        jr.close()
+    if as_json:
+        print_json({"mission": mission.to_json(), "events": [e.to_json() for e in events]})
+        return
+    out.print(f"[bold]mission {mid}[/]  crew {mission.crew}  status "
+              f"[bold]{mission.status or 'unfinished'}[/]"
+              + (f"  codes {', '.join(mission.codes)}" if mission.codes else ""))
+    out.print(f"request: {mission.request}")
+    for event in events:
+        out.print(event_line(event))

@@ -1,0 +1,1 @@
+"""The evaluation harness: scenario suites, conditions, runner, metrics, statistics, reports."""

@@ -1,0 +1,132 @@
+"""Per-mission authorization: each dispatch is re-checked against live state at the moment it
+happens, and each authorization is consumed exactly once.
+
+A :class:`MissionGate` holds what a mission has done so far (steps dispatched and completed) so
+that the contract is checked as a sequence of transitions, not once up front.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from crewgate.errors import GateViolation
+from crewgate.gate.codes import Code
+from crewgate.gate.gate import Gate, Mode
+from crewgate.gate.request import RequestFacts
+from crewgate.gate.verdict import Problem, StepVerdict
+from crewgate.plan import Plan, Step
+from crewgate.spec import FallbackStep, split_ref
+from crewgate.world import BindingValue, World
+
+_serial = itertools.count(1)
+
+
+@dataclass(frozen=True, slots=True)
+class Authorization:
+    """Permission to dispatch one step once, or (enforcement off) the record that it was
+    dispatched with these codes anyway."""
+
+    mission_id: str
+    index: int
+    step: Step
+    kind: Literal["step", "fallback"]
+    verdict: StepVerdict
+    args: Mapping[str, Any]  # typed arguments with defaults; the raw ones when they did not type
+    args_typed: bool
+    bindings: Mapping[str, BindingValue]  # runtime values resolved at authorization
+    enforced: bool
+    issued_at: float
+    token: int
+
+    @property
+    def ok(self) -> bool:
+        return self.verdict.ok
+
+    @property
+    def dispatchable(self) -> bool:
+        """Clean, or enforcement is off (the study's baselines dispatch regardless)."""
+        return self.verdict.ok or not self.enforced
+
+
+class MissionGate:
+    """The gate's view of one running mission."""
+
+    def __init__(
+        self, gate: Gate, mission_id: str, request: str, plan: Plan, *, enforce: bool = True
+    ) -> None:
+        self.gate = gate
+        self.mission_id = mission_id
+        self.facts = RequestFacts.read(request)
+        self.plan = plan
+        self.enforce = enforce
+        self.workflow = gate.workflow(plan.workflow)
+        self.planned = frozenset(s.ref for s in plan.steps)
+        self.started: Counter[str] = Counter()
+        self.completed: Counter[str] = Counter()
+        self._outstanding: dict[int, Authorization] = {}
+
+    def authorize(self, index: int, step: Step, world: World) -> Authorization:
+        """Check ``step`` as the plan's step ``index`` against live state and bindings now."""
+        planned = self.plan.steps[index] if 0 <= index < len(self.plan.steps) else None
+        with world.lock:
+            check = self.gate.check(
+                index, step, Mode.DISPATCH, wf=self.workflow, facts=self.facts,
+                state=world.robots, now=world.now(), bindings=world.bindings,
+                started=self.started, completed=self.completed, planned=self.planned,
+            )
+        verdict = check.verdict
+        if planned != step:
+            off = Problem(Code.OFF_PLAN, f"step {index} {step.ref} is not the validated plan's "
+                          f"step {index}", index)
+            verdict = StepVerdict(index, step.robot, step.skill, (*verdict.problems, off))
+        return self._issue(index, step, "step", verdict, check.typed, check.bindings, world,
+                           enforced=self.enforce)
+
+    def authorize_fallback(self, index: int, fallback: FallbackStep, world: World) -> Authorization:
+        """A safe-fallback step: checked for capability, arguments and state, never contract."""
+        robot, skill = split_ref(fallback.step)
+        step = Step(robot, skill, dict(fallback.args))
+        with world.lock:
+            check = self.gate.check(
+                index, step, Mode.FALLBACK, wf=None, facts=None, state=world.robots,
+                now=world.now(), bindings=world.bindings, started=Counter(), completed=Counter(),
+            )
+        # the fallback is always enforced, even in the baselines: it must never make things worse
+        return self._issue(index, step, "fallback", check.verdict, check.typed, check.bindings,
+                           world, enforced=True)
+
+    def _issue(
+        self, index: int, step: Step, kind: Literal["step", "fallback"], verdict: StepVerdict,
+        typed: dict[str, Any] | None, bindings: Mapping[str, BindingValue], world: World, *,
+        enforced: bool,
+    ) -> Authorization:
+        auth = Authorization(
+            mission_id=self.mission_id, index=index, step=step, kind=kind, verdict=verdict,
+            args=dict(typed) if typed is not None else dict(step.args), args_typed=typed is not None,
+            bindings=dict(bindings), enforced=enforced,
+            issued_at=world.now(), token=next(_serial),
+        )
+        self._outstanding[auth.token] = auth
+        return auth
+
+    def redeem(self, auth: Authorization) -> None:
+        """Consume an authorization at dispatch. Reuse, forgery or a refused step under
+        enforcement is a bug in the caller: it raises, and nothing is dispatched."""
+        issued = self._outstanding.pop(auth.token, None)
+        if issued is not auth:
+            raise GateViolation(
+                f"authorization {auth.token} for {auth.step.ref} was not issued by this mission's "
+                "gate or was already used; each authorization is consumed exactly once")
+        if not auth.dispatchable:
+            raise GateViolation(f"{auth.step.ref} was refused ({', '.join(auth.verdict.codes)}); "
+                                "a refused step cannot be dispatched under enforcement")
+        if auth.kind == "step":
+            self.started[auth.step.ref] += 1
+
+    def record_result(self, auth: Authorization, succeeded: bool) -> None:
+        if succeeded and auth.kind == "step":
+            self.completed[auth.step.ref] += 1

@@ -1,0 +1,232 @@
+"""The journal: an append-only SQLite log (WAL) of every mission event, for audit and replay.
+
+Owns the on-disk format. Each event carries the mission id, wall and backend time, a kind, the
+step it concerns and the gate's codes. Events are committed as they happen: a crash loses nothing
+already recorded. ``crewgate trace MISSION_ID`` reads it back.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from crewgate.errors import NotFoundError, UserError
+
+KINDS = (
+    "mission_started", "plan_proposed", "planner_error", "verdict", "replan", "refusal",
+    "authorization", "dispatch", "result", "halt", "fallback", "mission_ended", "note",
+)
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS missions (
+    mission_id TEXT PRIMARY KEY,
+    crew TEXT NOT NULL,
+    request TEXT NOT NULL,
+    started_wall REAL NOT NULL,
+    ended_wall REAL,
+    status TEXT,
+    codes TEXT,
+    meta TEXT
+);
+CREATE TABLE IF NOT EXISTS events (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    mission_id TEXT NOT NULL REFERENCES missions(mission_id),
+    seq INTEGER NOT NULL,
+    wall REAL NOT NULL,
+    t REAL,
+    kind TEXT NOT NULL,
+    step INTEGER,
+    robot TEXT,
+    skill TEXT,
+    codes TEXT NOT NULL,
+    detail TEXT NOT NULL,
+    data TEXT
+);
+CREATE INDEX IF NOT EXISTS events_by_mission ON events (mission_id, seq);
+"""
+
+
+def default_journal_path() -> Path:
+    """$CREWGATE_JOURNAL, else $XDG_STATE_HOME/crewgate/journal.sqlite3 (~/.local/state/...)."""
+    env = os.environ.get("CREWGATE_JOURNAL")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "crewgate" / "journal.sqlite3"
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    mission_id: str
+    seq: int
+    wall: float
+    t: float | None
+    kind: str
+    step: int | None = None
+    robot: str | None = None
+    skill: str | None = None
+    codes: tuple[str, ...] = ()
+    detail: str = ""
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"mission_id": self.mission_id, "seq": self.seq, "wall": self.wall, "t": self.t,
+                "kind": self.kind, "step": self.step, "robot": self.robot, "skill": self.skill,
+                "codes": list(self.codes), "detail": self.detail, "data": self.data}
+
+
+@dataclass(frozen=True, slots=True)
+class MissionRecord:
+    mission_id: str
+    crew: str
+    request: str
+    started_wall: float
+    ended_wall: float | None
+    status: str | None
+    codes: tuple[str, ...]
+    meta: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"mission_id": self.mission_id, "crew": self.crew, "request": self.request,
+                "started_wall": self.started_wall, "ended_wall": self.ended_wall,
+                "status": self.status, "codes": list(self.codes), "meta": self.meta}
+
+
+Listener = Callable[[Event], None]
+
+
+class Journal:
+    """A mission journal in one SQLite file (``":memory:"`` for a throwaway one)."""
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        self.path = str(path) if path is not None else str(default_journal_path())
+        if self.path != ":memory:":
+            try:
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise UserError(f"cannot create the journal folder for {self.path!r}: {exc}; "
+                                "set CREWGATE_JOURNAL or --journal to a writable path") from exc
+        try:
+            self._db = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.executescript(_SCHEMA)
+        except sqlite3.Error as exc:
+            raise UserError(f"cannot open journal {self.path!r}: {exc}; set CREWGATE_JOURNAL or "
+                            "--journal to a writable SQLite file") from exc
+        self._lock = threading.Lock()
+        self._seq: dict[str, int] = {}
+        self._listeners: list[Listener] = []
+
+    def subscribe(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+
+    def start_mission(self, mission_id: str, crew: str, request: str, meta: dict[str, Any]) -> None:
+        with self._lock, self._db:
+            self._db.execute(
+                "INSERT INTO missions (mission_id, crew, request, started_wall, meta) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (mission_id, crew, request, time.time(), _dumps(meta)),
+            )
+        self._seq[mission_id] = 0
+
+    def record(
+        self, mission_id: str, kind: str, *, t: float | None = None, step: int | None = None,
+        robot: str | None = None, skill: str | None = None, codes: Iterable[str] = (),
+        detail: str = "", data: dict[str, Any] | None = None,
+    ) -> Event:
+        if kind not in KINDS:
+            raise ValueError(f"unknown journal event kind {kind!r}")
+        with self._lock:
+            seq = self._seq.get(mission_id, 0) + 1
+            self._seq[mission_id] = seq
+            event = Event(mission_id, seq, time.time(), t, kind, step, robot, skill,
+                          tuple(codes), detail, data or {})
+            with self._db:
+                self._db.execute(
+                    "INSERT INTO events (mission_id, seq, wall, t, kind, step, robot, skill, "
+                    "codes, detail, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (mission_id, seq, event.wall, t, kind, step, robot, skill,
+                     json.dumps(list(event.codes)), detail, _dumps(event.data)),
+                )
+        for listener in self._listeners:
+            listener(event)
+        return event
+
+    def end_mission(self, mission_id: str, status: str, codes: Sequence[str]) -> None:
+        with self._lock, self._db:
+            self._db.execute(
+                "UPDATE missions SET ended_wall = ?, status = ?, codes = ? WHERE mission_id = ?",
+                (time.time(), status, json.dumps(list(codes)), mission_id),
+            )
+
+    def resolve(self, prefix: str) -> str:
+        """The mission id a (unique) prefix denotes."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT mission_id FROM missions WHERE mission_id LIKE ? ORDER BY started_wall "
+                "DESC LIMIT 5", (prefix.replace("%", "") + "%",)).fetchall()
+        if len(rows) == 1 or (rows and rows[0][0] == prefix):
+            return str(rows[0][0])
+        if not rows:
+            recent = [m.mission_id for m in self.missions(limit=5)]
+            raise NotFoundError("mission", prefix, recent, f"journal {self.path}")
+        raise UserError(f"mission prefix {prefix!r} is ambiguous: "
+                        f"{', '.join(r[0] for r in rows)}; give more characters")
+
+    def mission(self, mission_id: str) -> MissionRecord:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT mission_id, crew, request, started_wall, ended_wall, status, codes, meta "
+                "FROM missions WHERE mission_id = ?", (mission_id,)).fetchone()
+        if row is None:
+            raise NotFoundError("mission", mission_id, [], f"journal {self.path}")
+        return _mission(row)
+
+    def missions(self, limit: int = 20) -> list[MissionRecord]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT mission_id, crew, request, started_wall, ended_wall, status, codes, meta "
+                "FROM missions ORDER BY started_wall DESC LIMIT ?", (limit,)).fetchall()
+        return [_mission(r) for r in rows]
+
+    def events(self, mission_id: str) -> list[Event]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT mission_id, seq, wall, t, kind, step, robot, skill, codes, detail, data "
+                "FROM events WHERE mission_id = ? ORDER BY seq", (mission_id,)).fetchall()
+        return [Event(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], tuple(json.loads(r[8])),
+                      r[9], json.loads(r[10]) if r[10] else {}) for r in rows]
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+def _mission(row: Sequence[Any]) -> MissionRecord:
+    return MissionRecord(row[0], row[1], row[2], row[3], row[4], row[5],
+                         tuple(json.loads(row[6])) if row[6] else (),
+                         json.loads(row[7]) if row[7] else {})
+
+
+def _dumps(data: Any) -> str:
+    return json.dumps(_clean(data), allow_nan=False, default=str)
+
+
+def _clean(value: Any) -> Any:
+    """JSON has no NaN: write non-finite floats as strings ("nan"), keep everything else."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    if isinstance(value, dict):
+        return {str(k): _clean(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_clean(v) for v in value]
+    return value

@@ -1,0 +1,192 @@
+"""The Robot Orchestrator's mission loop: plan -> validate (one replan) -> authorize -> dispatch
+-> observe -> journal; halt and run the safe fallback on any refusal or failure.
+
+Fail closed: under enforcement a plan with any problem moves nothing; a step refused or failed at
+run time halts the mission and no later step is dispatched. With enforcement off (the study's
+baselines) the same verdicts are computed and journaled, and every step is dispatched anyway.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from crewgate.adapters.base import Adapter
+from crewgate.conditions import CONDITIONS, Condition
+from crewgate.errors import PlannerError
+from crewgate.gate import Gate, MissionGate
+from crewgate.gate.verdict import PlanVerdict, Problem
+from crewgate.journal import Journal
+from crewgate.orchestrator.dispatch import Dispatcher
+from crewgate.orchestrator.fallback import run_fallback
+from crewgate.orchestrator.result import Attempt, Dispatched, MissionResult
+from crewgate.plan import Plan
+from crewgate.planners.base import Planner, PlanningRequest
+from crewgate.render import plan_json_schema, render_context
+from crewgate.world import World
+
+
+def new_mission_id() -> str:
+    return f"{datetime.now(UTC):%Y%m%d-%H%M%S}-{secrets.token_hex(3)}"
+
+
+@dataclass(frozen=True, slots=True)
+class MissionOptions:
+    condition: Condition = CONDITIONS["ro"]
+    scenario: str | None = None
+    meta: dict[str, Any] | None = None
+
+
+class Orchestrator:
+    """Runs missions for one crew on one backend, journaling every event."""
+
+    def __init__(self, gate: Gate, adapter: Adapter, journal: Journal, *, tick_s: float) -> None:
+        self.gate = gate
+        self.crew = gate.crew
+        self.adapter = adapter
+        self.world: World = adapter.world
+        self.journal = journal
+        self.dispatcher = Dispatcher(self.crew, adapter, tick_s)
+        self.abort_reason: Callable[[], str | None] = lambda: None  # e-stop hook
+
+    def run(self, request: str, planner: Planner, options: MissionOptions | None = None
+            ) -> MissionResult:
+        opts = options or MissionOptions()
+        cond = opts.condition
+        mid = new_mission_id()
+        result = MissionResult(mid, self.crew.name, request, enforce=cond.enforce)
+        meta = {"condition": cond.name, "planner": planner.name, "enforce": cond.enforce,
+                "scenario": opts.scenario, **(opts.meta or {})}
+        self.journal.start_mission(mid, self.crew.name, request, meta)
+        self._event(mid, "mission_started", detail=request, data=meta)
+        plan = self._plan(mid, request, planner, opts, result)
+        if plan is not None:
+            self._execute(mid, request, plan, cond, result)
+        result.final_state = self.world.to_json()["robots"]
+        result.bindings = self.world.to_json()["bindings"]
+        result.outcome = self.adapter.outcome()
+        self._event(mid, "mission_ended", codes=result.codes, detail=result.status,
+                    data={"status": result.status, "reason": result.reason})
+        self.journal.end_mission(mid, result.status, result.codes)
+        return result
+
+    # -- planning ----------------------------------------------------------------------------
+
+    def _plan(self, mid: str, request: str, planner: Planner, opts: MissionOptions,
+              result: MissionResult) -> Plan | None:
+        cond = opts.condition
+        context = render_context(self.crew, cond.knowledge)
+        schema = plan_json_schema(self.crew, cond.knowledge)
+        feedback: list[dict[str, Any]] = []
+        for attempt in range(1, cond.replans + 2):
+            ask = PlanningRequest(request, self.crew, context, schema, cond.name, attempt,
+                                  tuple(feedback), opts.scenario)
+            try:
+                out = planner.plan(ask)
+            except PlannerError as exc:
+                result.planner_error = str(exc)
+                result.reason = f"planner error: {exc}"
+                self._event(mid, "planner_error", detail=str(exc), data={"attempt": attempt})
+                self._event(mid, "refusal", detail=result.reason)
+                return None
+            result.planning_s += out.planning_s
+            plan = out.plan if isinstance(out.plan, Plan) else None
+            verdict = self.gate.validate(out.plan, request, self.world)
+            result.attempts.append(Attempt(attempt, out.raw, plan, verdict, out.planning_s,
+                                           dict(out.usage)))
+            self._event(mid, "plan_proposed", detail=out.raw[:2000], data={
+                "attempt": attempt, "plan": plan.to_json() if plan else None,
+                "planning_s": out.planning_s, "usage": dict(out.usage)})
+            self._event(mid, "verdict", codes=verdict.codes,
+                        detail="accepted" if verdict.accepted else "refused",
+                        data={"attempt": attempt, **verdict.to_json()})
+            if verdict.accepted or (not cond.enforce and plan is not None):
+                return plan
+            if attempt <= cond.replans:
+                feedback = verdict.feedback()
+                self._event(mid, "replan", codes=verdict.codes, data={"feedback": feedback})
+                continue
+            self._refuse_plan(mid, verdict, result)
+            return None
+        return None  # pragma: no cover - the loop always returns
+
+    def _refuse_plan(self, mid: str, verdict: PlanVerdict, result: MissionResult) -> None:
+        result.status = "refused"
+        result.codes = verdict.codes
+        result.reason = "the plan was refused before anything moved"
+        if verdict.problems:
+            result.refusals.append({"index": None, "codes": _codes(verdict.problems)})
+        result.refusals.extend({"index": s.index, "codes": s.codes}
+                               for s in verdict.steps if not s.ok)
+        self._event(mid, "refusal", codes=verdict.codes, detail=result.reason,
+                    data={"problems": verdict.feedback()})
+
+    # -- execution ---------------------------------------------------------------------------
+
+    def _execute(self, mid: str, request: str, plan: Plan, cond: Condition,
+                 result: MissionResult) -> None:
+        mgate = MissionGate(self.gate, mid, request, plan, enforce=cond.enforce)
+        start = self.adapter.now()
+        engaged: list[str] = []
+        halted = False
+        failures: list[str] = []
+        for index, step in enumerate(plan.steps):
+            auth = mgate.authorize(index, step, self.world)
+            self._event(mid, "authorization", step=index, robot=step.robot, skill=step.skill,
+                        codes=auth.verdict.codes,
+                        detail="authorized" if auth.ok else
+                        ("refused" if auth.enforced else "violations recorded; not enforced"),
+                        data={"args": auth.args, "problems": [p.to_json()
+                                                              for p in auth.verdict.problems],
+                              "bindings": {k: v.to_json() for k, v in auth.bindings.items()}})
+            if not auth.dispatchable:
+                result.refusals.append({"index": index, "codes": auth.verdict.codes})
+                result.codes = auth.verdict.codes
+                result.reason = f"step {index} {step.ref} refused at dispatch"
+                self._event(mid, "refusal", step=index, robot=step.robot, skill=step.skill,
+                            codes=auth.verdict.codes, detail=result.reason,
+                            data={"problems": [p.to_json() for p in auth.verdict.problems]})
+                halted = True
+                break
+            record = Dispatched(index, step.robot, step.skill, dict(auth.args),
+                                auth.verdict.codes, started_at=self.adapter.now())
+            result.dispatched.append(record)
+            if step.robot not in engaged and step.robot in self.crew.robots:
+                engaged.append(step.robot)
+            self._event(mid, "dispatch", step=index, robot=step.robot, skill=step.skill,
+                        codes=auth.verdict.codes, data={"args": auth.args})
+            outcome = self.dispatcher.run(mgate, auth, self.abort_reason)
+            record.succeeded, record.message = outcome.succeeded, outcome.message
+            record.started_at, record.ended_at = outcome.started_at, outcome.ended_at
+            self._event(mid, "result", step=index, robot=step.robot, skill=step.skill,
+                        detail=outcome.message or ("succeeded" if outcome.succeeded else "failed"),
+                        data={"succeeded": outcome.succeeded, "result": outcome.result,
+                              "duration_s": outcome.ended_at - outcome.started_at})
+            if not outcome.succeeded:
+                failures.append(f"step {index} {step.ref}: {outcome.message}")
+                if cond.enforce:
+                    result.reason = f"step {index} {step.ref} failed: {outcome.message}"
+                    halted = True
+                    break
+        if halted:
+            result.status = "halted"
+            self._event(mid, "halt", detail=result.reason, codes=result.codes)
+            run_fallback(self, mid, mgate, engaged, result)
+        else:
+            result.status = "completed"
+            if failures:
+                result.reason = "; ".join(failures)
+        result.execution_s = self.adapter.now() - start
+
+    def _event(self, mid: str, kind: str, **fields: Any) -> None:
+        self.journal.record(mid, kind, t=self.adapter.now(), **fields)
+
+
+def _codes(problems: tuple[Problem, ...]) -> list[str]:
+    return list(dict.fromkeys(p.code.value for p in problems))
+
+
+__all__ = ["MissionOptions", "Orchestrator", "new_mission_id"]

@@ -1,0 +1,134 @@
+"""The JSON Schema of a valid plan, from the same spec objects as the context and the gate.
+
+At ``FORMAT`` knowledge the schema only fixes the shape (the planner knows no names); from
+``REGISTRY`` on, each step is one of the crew's visible robot-skill pairs with typed arguments
+(robot enum, that robot's own skill enum, bounded numbers, location and object enums), suitable for
+structured output and grammar-constrained decoding.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from crewgate.conditions import Knowledge
+from crewgate.spec import Crew, Skill
+from crewgate.spec.params import (
+    BindingParam,
+    BooleanParam,
+    EnumParam,
+    IntegerParam,
+    LocationParam,
+    NumberParam,
+    ObjectParam,
+    Param,
+    PointParam,
+    StringParam,
+    ZoneParam,
+    plan_fields,
+)
+
+MAX_STEPS = 32
+JsonSchema = dict[str, Any]
+
+
+def plan_json_schema(crew: Crew, knowledge: Knowledge = Knowledge.CONTRACTS) -> JsonSchema:
+    if knowledge is Knowledge.FORMAT:
+        step: JsonSchema = {
+            "type": "object",
+            "properties": {
+                "robot": {"type": "string", "maxLength": 64},
+                "skill": {"type": "string", "maxLength": 64},
+                "args": {"type": "object"},
+            },
+            "required": ["robot", "skill", "args"],
+            "additionalProperties": False,
+        }
+    else:
+        step = {"anyOf": [
+            _step_schema(crew, rname, sname, skill)
+            for rname, robot in crew.robots.items()
+            for sname, skill in robot.skills.items() if skill.visible
+        ]}
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": f"crewgate plan for crew {crew.name}",
+        "type": "object",
+        "properties": {
+            "workflow": {"type": "string", "enum": list(crew.workflows)},
+            "steps": {"type": "array", "items": step, "maxItems": MAX_STEPS},
+        },
+        "required": ["workflow", "steps"],
+        "additionalProperties": False,
+    }
+
+
+def _step_schema(crew: Crew, robot: str, name: str, skill: Skill) -> JsonSchema:
+    properties: dict[str, JsonSchema] = {}
+    required: list[str] = []
+    for pname, param in skill.params.items():
+        fields = plan_fields(pname, param)
+        for field, schema in zip(fields, _param_schemas(crew, param, len(fields)), strict=True):
+            properties[field] = schema
+        if skill.is_required(pname):
+            required.extend(fields)
+    args: JsonSchema = {"type": "object", "properties": properties,
+                        "required": required, "additionalProperties": False}
+    if skill.one_of:
+        args["anyOf"] = [
+            {"required": [f for n in group for f in plan_fields(n, skill.params[n])]}
+            for group in skill.one_of
+        ]
+    return {
+        "type": "object",
+        "properties": {
+            "robot": {"type": "string", "const": robot},
+            "skill": {"type": "string", "const": name},
+            "args": args,
+        },
+        "required": ["robot", "skill", "args"],
+        "additionalProperties": False,
+    }
+
+
+def _param_schemas(crew: Crew, param: Param, n_fields: int) -> list[JsonSchema]:
+    """One schema per plan argument carrying the parameter."""
+    if isinstance(param, PointParam | ZoneParam):
+        size = 2 if isinstance(param, PointParam) else 4
+        axes = "xy" if size == 2 else "xxyy"
+        per_axis = [_coordinate(crew, axis, param.in_area) for axis in axes]
+        if n_fields == size:
+            return per_axis
+        return [{"type": "array", "items": {"type": "number"}, "minItems": size,
+                 "maxItems": size}]
+    return [_scalar_schema(crew, param)]
+
+
+def _coordinate(crew: Crew, axis: str, in_area: bool) -> JsonSchema:
+    schema: JsonSchema = {"type": "number"}
+    if in_area:
+        lo, hi = getattr(crew.area.operational, axis)
+        schema.update(minimum=lo, maximum=hi)
+    return schema
+
+
+def _scalar_schema(crew: Crew, param: Param) -> JsonSchema:
+    if isinstance(param, NumberParam | IntegerParam):
+        schema: JsonSchema = {"type": "number" if isinstance(param, NumberParam) else "integer"}
+        if param.min is not None:
+            schema["minimum"] = param.min
+        if param.max is not None:
+            schema["maximum"] = param.max
+        return schema
+    if isinstance(param, BooleanParam):
+        return {"type": "boolean"}
+    if isinstance(param, StringParam):
+        return {"type": "string", "maxLength": param.max_length}
+    if isinstance(param, EnumParam):
+        return {"type": "string", "enum": list(param.values)}
+    if isinstance(param, LocationParam):
+        return {"type": "string", "enum": list(param.among or crew.locations)}
+    if isinstance(param, ObjectParam):
+        return {"type": "string", "enum": list(param.among or crew.objects)}
+    if isinstance(param, BindingParam):
+        return {"type": "string", "enum": list(param.bindings)}
+    raise AssertionError(param)  # pragma: no cover

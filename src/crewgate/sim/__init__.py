@@ -1,0 +1,1 @@
+"""The built-in simulator: worlds, robot models, perception, faults, a simulated clock."""

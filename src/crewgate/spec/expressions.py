@@ -1,0 +1,165 @@
+"""The two tiny expression forms of a crew spec: state conditions and effect values.
+
+A **condition** compares one state field with a literal or with an argument of the skill:
+``airborne == false``, ``battery >= 0.2``, ``go2.location == start``, ``at == $location``.
+A field without a robot prefix is the skill's own robot. A ``$param`` side is skipped when the
+plan leaves that optional argument out.
+
+An **effect value** is a literal (``true``, ``null``, ``3``, ``start``), an argument (``$object``)
+or a state field read before the effect applies (``$holding``, ``$go2.payload``).
+
+``$name`` is the skill's parameter when it has one, else the robot's own state field;
+``$robot.field`` is always a state field.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import Annotated, Literal
+
+import yaml
+from pydantic import PlainValidator, PlainSerializer, WithJsonSchema
+
+from crewgate.spec.base import Scalar
+
+Op = Literal["==", "!=", "<", "<=", ">", ">="]
+
+_CONDITION_RE = re.compile(
+    r"^\s*(?:(?P<robot>[A-Za-z]\w*)\.)?(?P<field>[A-Za-z]\w*)\s*"
+    r"(?P<op>==|!=|<=|>=|<|>)\s*(?P<value>\S.*?)\s*$"
+)
+_REF_RE = re.compile(r"^\$(?:(?P<robot>[A-Za-z]\w*)\.)?(?P<name>[A-Za-z]\w*)$")
+
+
+@dataclass(frozen=True, slots=True)
+class Ref:
+    """A reference inside an expression: ``$name`` or ``$robot.name``."""
+
+    name: str
+    robot: str | None = None
+
+    def __str__(self) -> str:
+        return f"${self.robot}.{self.name}" if self.robot else f"${self.name}"
+
+
+@dataclass(frozen=True, slots=True)
+class Condition:
+    """``[robot.]field OP value`` where value is a literal or a ``$param`` reference."""
+
+    field: str
+    op: Op
+    value: Scalar | Ref
+    robot: str | None = None
+
+    def __str__(self) -> str:
+        lhs = f"{self.robot}.{self.field}" if self.robot else self.field
+        return f"{lhs} {self.op} {_literal_text(self.value)}"
+
+
+def _literal_text(value: Scalar | Ref) -> str:
+    if isinstance(value, Ref):
+        return str(value)
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def parse_scalar(text: str) -> Scalar:
+    """A YAML scalar: true/false/null/numbers, else the text itself."""
+    try:
+        value = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return text
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    return text
+
+
+def parse_condition(text: object) -> Condition:
+    if isinstance(text, Condition):
+        return text
+    if not isinstance(text, str):
+        raise ValueError(f"a condition is a string like 'airborne == false', got {text!r}")
+    match = _CONDITION_RE.match(text)
+    if not match:
+        raise ValueError(
+            f"cannot read condition {text!r}; write FIELD OP VALUE, e.g. 'airborne == false', "
+            "'battery >= 0.2', 'go2.location == start' (OP is one of == != < <= > >=)"
+        )
+    raw = match["value"]
+    ref = _REF_RE.match(raw)
+    value: Scalar | Ref = Ref(ref["name"], ref["robot"]) if ref else parse_scalar(raw)
+    op: Op = match["op"]  # type: ignore[assignment]  # the regex admits only these
+    if op not in ("==", "!=") and not isinstance(value, int | float | Ref):
+        raise ValueError(f"condition {text!r} orders a non-number {raw!r}; use == or !=")
+    return Condition(field=match["field"], op=op, value=value, robot=match["robot"])
+
+
+def parse_effect_value(value: object) -> Scalar | Ref:
+    if isinstance(value, str):
+        ref = _REF_RE.match(value.strip())
+        if ref:
+            return Ref(ref["name"], ref["robot"])
+        return value
+    if value is None or isinstance(value, bool | int | float):
+        return value
+    raise ValueError(f"an effect value is a scalar or a $reference, got {value!r}")
+
+
+ConditionField = Annotated[
+    Condition,
+    PlainValidator(parse_condition),
+    PlainSerializer(str, return_type=str),
+    WithJsonSchema(
+        {
+            "type": "string",
+            "description": "[ROBOT.]FIELD OP VALUE, e.g. 'airborne == false', "
+            "'go2.location == start', 'at == $location'",
+        }
+    ),
+]
+
+EffectValue = Annotated[
+    Scalar | Ref,
+    PlainValidator(parse_effect_value),
+    PlainSerializer(lambda v: str(v) if isinstance(v, Ref) else v),
+    WithJsonSchema(
+        {
+            "description": "A literal, an argument ($object) or a state field read before the "
+            "effect ($holding, $go2.payload)",
+            "type": ["string", "number", "boolean", "null"],
+        }
+    ),
+]
+
+
+def compare(left: object, op: Op, right: object) -> bool:
+    """Evaluate ``left OP right`` on state values; ordering a non-number is simply false."""
+    if op == "==":
+        return _equal(left, right)
+    if op == "!=":
+        return not _equal(left, right)
+    if not _is_number(left) or not _is_number(right):
+        return False
+    lv, rv = float(left), float(right)  # type: ignore[arg-type]  # checked by _is_number
+    if op == "<":
+        return lv < rv
+    if op == "<=":
+        return lv <= rv
+    if op == ">":
+        return lv > rv
+    return lv >= rv
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _equal(left: object, right: object) -> bool:
+    if _is_number(left) and _is_number(right):
+        return abs(float(left) - float(right)) <= 1e-9  # type: ignore[arg-type]
+    return left == right

@@ -1,0 +1,146 @@
+"""Load crew specs from YAML (a file or a packaged crew), with errors that name file, line, field."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+import yaml
+from pydantic import ValidationError
+
+from crewgate.errors import InputFileError, NotFoundError, SpecError
+from crewgate.spec.crew import Crew, CrossReferenceError
+
+PathKey = tuple[str | int, ...]
+
+
+def packaged_crews() -> list[str]:
+    """Names of the crews shipped inside the package."""
+    folder = resources.files("crewgate.crews")
+    return sorted(p.name[: -len(".yaml")] for p in folder.iterdir() if p.name.endswith(".yaml"))
+
+
+def load_crew(name_or_path: str | Path) -> Crew:
+    """A packaged crew by name (``sar``) or a crew spec file by path."""
+    text = str(name_or_path)
+    path = Path(text)
+    if path.suffix in (".yaml", ".yml", ".json") or path.exists() or "/" in text:
+        return load_crew_file(path)
+    return _load_packaged(text)
+
+
+@lru_cache(maxsize=16)
+def _load_packaged(name: str) -> Crew:
+    known = packaged_crews()
+    if name not in known:
+        raise NotFoundError("crew", name, known, "or give the path of a crew YAML file")
+    source = resources.files("crewgate.crews").joinpath(f"{name}.yaml")
+    return parse_crew(source.read_text(encoding="utf-8"), f"<packaged crew {name}>")
+
+
+def load_crew_file(path: Path) -> Crew:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputFileError(f"crew spec {str(path)!r} does not exist") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputFileError(f"cannot read crew spec {str(path)!r}: {exc}") from exc
+    return parse_crew(text, str(path))
+
+
+def parse_crew(text: str, source: str) -> Crew:
+    """Validate spec text; every problem is reported with its line and field path."""
+    try:
+        root = yaml.compose(text)
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise SpecError(source, [f"{where}not valid YAML: {problem}"]) from exc
+    if not isinstance(data, dict):
+        raise SpecError(source, ["the top level must be a mapping with name, area, robots ..."])
+    try:
+        return Crew.model_validate(data)
+    except ValidationError as exc:
+        raise SpecError(source, _describe(exc, root)) from exc
+
+
+def _describe(exc: ValidationError, root: yaml.Node | None) -> list[str]:
+    problems: list[str] = []
+    for err in exc.errors():
+        cause = err.get("ctx", {}).get("error")
+        if isinstance(cause, CrossReferenceError):
+            for path, message in cause.problems:
+                problems.append(_line(root, path) + f"{_dotted(path)}: {message}")
+            continue
+        path = _real_path(root, err["loc"])
+        message = err["msg"].removeprefix("Value error, ")
+        if err["type"] == "extra_forbidden":
+            message = "unknown field; check its spelling against docs/crew-spec.md"
+        elif err["type"] == "missing":
+            message = "required field is missing"
+        problems.append(_line(root, path) + f"{_dotted(path) or '(top level)'}: {message}")
+    return problems
+
+
+def _real_path(root: yaml.Node | None, loc: tuple[str | int, ...]) -> PathKey:
+    """Drop the parts pydantic inserts for tagged unions ("number", "tuple[...]"), which the
+    file does not contain: a part is kept when the file has it, or when it is the last part."""
+    path: list[str | int] = []
+    node = root
+    for i, part in enumerate(loc):
+        child = _child(node, part)
+        if child is not None or i == len(loc) - 1 or not _looks_like_tag(part):
+            path.append(part)
+            node = child
+    return tuple(path)
+
+
+def _looks_like_tag(part: object) -> bool:
+    return isinstance(part, str) and (
+        part in _PARAM_TAGS or part.startswith(("tuple[", "list[", "dict[", "function-"))
+        or part in {"str", "int", "float", "bool", "none"}
+    )
+
+
+_PARAM_TAGS = {"number", "integer", "boolean", "string", "enum", "location", "object", "binding",
+               "point", "zone"}
+
+
+def _dotted(path: PathKey) -> str:
+    return ".".join(str(p) for p in path)
+
+
+def _line(root: yaml.Node | None, path: PathKey) -> str:
+    node = root
+    best = root
+    for part in path:
+        node = _child(node, part)
+        if node is None:
+            break
+        best = node
+    if best is None:
+        return ""
+    return f"line {best.start_mark.line + 1}: "
+
+
+def _child(node: yaml.Node | None, key: str | int) -> yaml.Node | None:
+    if isinstance(node, yaml.MappingNode):
+        for k, v in node.value:
+            if isinstance(k, yaml.ScalarNode) and k.value == str(key):
+                return v
+    elif isinstance(node, yaml.SequenceNode) and isinstance(key, int) and key < len(node.value):
+        child: yaml.Node = node.value[key]
+        return child
+    return None
+
+
+def crew_json_schema() -> str:
+    """The JSON Schema of a crew spec file (for editors: yaml-language-server)."""
+    schema = Crew.model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = "crewgate crew spec"
+    return json.dumps(schema, indent=2)
