@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -62,7 +61,7 @@ def planner() -> GridPlanner:
     return GridPlanner(BOUNDS, WALLS, resolution=0.1, inflation=INFLATION)
 
 
-def test_default_plan_is_collision_free_short_and_fast(planner: GridPlanner) -> None:
+def test_default_plan_is_collision_free_and_short(planner: GridPlanner) -> None:
     path = planner.plan(START, GOAL)
     assert path is not None
     assert path[0] == START
@@ -71,15 +70,7 @@ def test_default_plan_is_collision_free_short_and_fast(planner: GridPlanner) -> 
     assert all(planner.segment_free(a, b) for a, b in pairwise(path))
     assert len(path) <= 5  # shortcutting leaves only the corners that matter
     assert math.dist(START, GOAL) < path_length(path) < 11.5  # detours, but not by much
-    assert planner.plan(START, GOAL) == path  # deterministic
-    best = min(_timed(planner) for _ in range(3))
-    assert best < 0.05
-
-
-def _timed(planner: GridPlanner) -> float:
-    t0 = time.perf_counter()
-    planner.plan(START, GOAL)
-    return time.perf_counter() - t0
+    assert planner.plan(START, GOAL) == path  # deterministic (speed: benchmarks/, not here)
 
 
 def test_goal_walled_off_returns_none() -> None:
