@@ -36,6 +36,7 @@ class Command:
     bindings: Mapping[str, BindingValue]
     timeout_s: float
     token: int  # the authorization it was built from
+    fallback: bool = False  # a safe-fallback step (after a halt), not a plan step
 
     @property
     def ref(self) -> str:

@@ -67,7 +67,9 @@ class CompiledSkill:
             elif len(complete) > 1:
                 f.add(Code.BAD_ARGUMENT, f"{where} takes one of {_groups(self, for_groups)}, "
                       "not several")
-        return (typed, frozenset(given)) if len(f.items) == before else None
+        # a value outside the area is still a well-typed value (later checks may use it)
+        typing_failed = any(p.code is not Code.OUT_OF_BOUNDS for p in f.items[before:])
+        return None if typing_failed else (typed, frozenset(given))
 
 
 def _groups(skill: CompiledSkill, groups: list[list[str]]) -> str:

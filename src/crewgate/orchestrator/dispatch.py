@@ -48,6 +48,7 @@ class Dispatcher:
             mission_id=auth.mission_id, index=auth.index, robot=auth.step.robot,
             skill=auth.step.skill, args=auth.args,
             bindings=auth.bindings, timeout_s=timeout, token=auth.token,
+            fallback=auth.kind == "fallback",
         )
         start = self.adapter.now()
         try:

@@ -1,0 +1,80 @@
+"""Shared fixtures: packaged crews, the third test crew, gates, simulated worlds, a mission runner
+that journals to memory."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from crewgate.adapters.sim import SimAdapter
+from crewgate.api import run_mission
+from crewgate.gate import Gate
+from crewgate.journal import Journal
+from crewgate.orchestrator import MissionResult
+from crewgate.planners import ScriptedPlanner
+from crewgate.sim.faults import parse_faults
+from crewgate.spec import Crew, load_crew
+from crewgate.world import World
+
+DATA = Path(__file__).parent / "data"
+WAREHOUSE = DATA / "crews" / "warehouse.yaml"
+
+
+@pytest.fixture(scope="session")
+def sar() -> Crew:
+    return load_crew("sar")
+
+
+@pytest.fixture(scope="session")
+def g1_go2() -> Crew:
+    return load_crew("g1_go2")
+
+
+@pytest.fixture(scope="session")
+def warehouse() -> Crew:
+    return load_crew(WAREHOUSE)
+
+
+@pytest.fixture(scope="session")
+def sar_gate(sar: Crew) -> Gate:
+    return Gate(sar)
+
+
+@pytest.fixture(scope="session")
+def g1_gate(g1_go2: Crew) -> Gate:
+    return Gate(g1_go2)
+
+
+def sim_world(crew: Crew, faults: Sequence[str] = (), world: str | None = None) -> World:
+    """The initial world of the simulator, with faults applied."""
+    return SimAdapter(crew, world, faults=parse_faults(faults, crew)).world
+
+
+Runner = Callable[..., MissionResult]
+
+
+@pytest.fixture
+def journal() -> Journal:
+    return Journal(":memory:")
+
+
+@pytest.fixture
+def run(journal: Journal) -> Runner:
+    """run(crew, request, *plans, faults=(), condition="ro", world=None, seed=0)."""
+
+    def _run(crew: Crew, request: str, *plans: str | dict[str, Any],
+             faults: Sequence[str] = (), condition: str = "ro", world: str | None = None,
+             seed: int = 0) -> MissionResult:
+        return run_mission(crew, request, ScriptedPlanner(list(plans)), faults=faults,
+                           condition=condition, world=world, seed=seed, journal=journal)
+
+    return _run
+
+
+def plan(workflow: str, *steps: tuple[str, str, dict[str, Any]]) -> dict[str, Any]:
+    """plan("carry", ("g1", "grab_from_table", {}), ...) -> a plan mapping."""
+    return {"workflow": workflow,
+            "steps": [{"robot": r, "skill": s, "args": a} for r, s, a in steps]}

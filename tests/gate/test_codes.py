@@ -1,0 +1,297 @@
+"""Every verdict code of the gate, produced by the smallest plan that earns it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from crewgate.gate import Gate, PlanVerdict
+from crewgate.plan import parse_plan
+from crewgate.spec import Areas, Crew, KeepOut
+from crewgate.world import BindingValue
+from tests.conftest import plan, sim_world
+
+SAD = "A hiker is missing in the search zone x from -5.5 to 5.5, y from -5.5 to 5.5. Fly the " \
+      "drone over the zone and send the ground rover to the victim once located."
+ZONE = {"x_min": -5.5, "x_max": 5.5, "y_min": -5.5, "y_max": 5.5}
+SAD_PLAN = plan("search_and_dispatch", ("iris", "takeoff", {}), ("iris", "search_target", ZONE),
+                ("tb3", "navigate_to", {"target": "victim"}))
+
+
+def check(crew: Crew, request: str, p: dict[str, Any] | str, faults: Sequence[str] = ()
+          ) -> PlanVerdict:
+    return Gate(crew).validate(parse_plan(p), request, sim_world(crew, faults))
+
+
+def step_codes(v: PlanVerdict) -> list[list[str]]:
+    return [s.codes for s in v.steps]
+
+
+def test_nominal_search_and_dispatch_is_accepted_and_defers_the_fix(sar: Crew) -> None:
+    v = check(sar, SAD, SAD_PLAN)
+    assert v.accepted, v.to_json()
+    assert v.steps[2].deferred == ("victim",)
+
+
+# -- grounding -----------------------------------------------------------------------------
+
+def test_unknown_robot(sar: Crew) -> None:
+    v = check(sar, SAD, plan("search_and_dispatch", ("drone1", "takeoff", {})))
+    assert "unknown_robot" in v.steps[0].codes
+
+
+def test_unknown_skill_suggests_the_real_one(sar: Crew) -> None:
+    v = check(sar, SAD, plan("search_and_dispatch", ("iris", "take_off", {})))
+    assert "unknown_skill" in v.steps[0].codes
+    assert "did you mean 'takeoff'" in v.steps[0].problems[0].detail
+
+
+def test_hidden_skill_is_unknown_to_plans(g1_go2: Crew) -> None:
+    v = check(g1_go2, "go to charging", plan("navigation_only", ("go2", "stop", {})))
+    assert "unknown_skill" in v.steps[0].codes
+
+
+def test_missing_arg(g1_go2: Crew) -> None:
+    v = check(g1_go2, "go to charging", plan("navigation_only", ("go2", "navigate_to_location",
+                                                                 {})))
+    assert "missing_arg" in v.steps[0].codes
+
+
+def test_one_of_needs_exactly_one_group(sar: Crew) -> None:
+    none = check(sar, "Rover: proceed to x 0.0, y 8.0.",
+                 plan("dispatch_only", ("tb3", "navigate_to", {})))
+    both = check(sar, "Rover: proceed to x 0.0, y 8.0.",
+                 plan("dispatch_only", ("tb3", "navigate_to", {"x": 0, "y": 8,
+                                                               "target": "victim"})))
+    half = check(sar, "Rover: proceed to x 0.0, y 8.0.",
+                 plan("dispatch_only", ("tb3", "navigate_to", {"x": 0})))
+    assert "missing_arg" in none.steps[0].codes
+    assert "bad_argument" in both.steps[0].codes
+    assert "missing_arg" in half.steps[0].codes
+
+
+@pytest.mark.parametrize(
+    ("args", "why"),
+    [
+        ({"altitude": 50}, "outside"),
+        ({"altitude": "high"}, "finite number"),
+        ({"altitude": float("nan")}, "finite number"),
+        ({"altitude": True}, "finite number"),
+        ({"speed": 2}, "takes no argument 'speed'"),
+    ],
+)
+def test_bad_argument(sar: Crew, args: dict[str, Any], why: str) -> None:
+    v = check(sar, SAD, plan("search_and_dispatch", ("iris", "takeoff", args)))
+    assert "bad_argument" in v.steps[0].codes
+    assert why in " ".join(p.detail for p in v.steps[0].problems)
+
+
+def test_numeric_strings_are_read_as_numbers(sar: Crew) -> None:
+    v = check(sar, SAD, plan("search_and_dispatch", ("iris", "takeoff", {"altitude": "4"})))
+    assert "bad_argument" not in v.steps[0].codes
+
+
+def test_unknown_location_and_alias_resolution(g1_go2: Crew) -> None:
+    unknown = check(g1_go2, "go to the loading dock",
+                    plan("navigation_only", ("go2", "navigate_to_location",
+                                             {"location": "loading dock"})))
+    alias = check(g1_go2, "send the dog to the charger",
+                  plan("navigation_only", ("go2", "navigate_to_location",
+                                           {"location": "Charger"})))
+    assert unknown.steps[0].codes == ["unknown_location"]
+    assert alias.accepted, alias.to_json()
+
+
+def test_out_of_bounds_point_and_zone(sar: Crew) -> None:
+    point = check(sar, "Drive the rover to the old ranger station at x 40.0, y 45.0.",
+                  plan("dispatch_only", ("tb3", "navigate_to", {"x": 40.0, "y": 45.0})))
+    zone = check(sar, "Sweep the zone x from 50 to 60, y from 50 to 60 for survivors, then land.",
+                 plan("search_only", ("iris", "takeoff", {}),
+                      ("iris", "search_target", {"x_min": 50, "x_max": 60, "y_min": 50,
+                                                 "y_max": 60}), ("iris", "land", {})))
+    assert point.steps[0].codes == ["out_of_bounds"]
+    assert zone.steps[1].codes == ["out_of_bounds"]
+
+
+def test_empty_zone_is_a_bad_argument(sar: Crew) -> None:
+    v = check(sar, "search x from 5 to 1, y from 0 to 2",
+              plan("search_only", ("iris", "takeoff", {}),
+                   ("iris", "search_target", {"x_min": 5, "x_max": 1, "y_min": 0, "y_max": 2}),
+                   ("iris", "land", {})))
+    assert "bad_argument" in v.steps[1].codes
+
+
+def test_keep_out_zone(sar: Crew) -> None:
+    pond = KeepOut(name="pond", x=(2.0, 4.0), y=(-3.0, -1.0))
+    crew = sar.model_copy(update={"area": Areas(operational=sar.area.operational,
+                                                keep_out=[pond])})
+    request = "Drive the rover to position x 3.0, y -2.0."
+    inside = Gate(crew).validate(parse_plan(plan("dispatch_only", ("tb3", "navigate_to",
+                                                                   {"x": 3.0, "y": -2.0}))),
+                                 request, sim_world(crew))
+    assert inside.steps[0].codes == ["out_of_bounds"]
+    assert "keep-out zone 'pond'" in inside.steps[0].problems[0].detail
+    zone = Gate(crew).validate(parse_plan(plan(
+        "search_only", ("iris", "takeoff", {}), ("iris", "search_target", ZONE),
+        ("iris", "land", {}))), "Take off, scan the search square between -5.5 and 5.5 on both "
+        "axes for survivors, then land.", sim_world(crew))
+    assert zone.steps[1].codes == ["out_of_bounds"]
+
+
+# -- contract -------------------------------------------------------------------------------
+
+def test_unknown_workflow_is_a_plan_level_problem(sar: Crew) -> None:
+    v = check(sar, SAD, {**SAD_PLAN, "workflow": "search_and_rescue"})
+    assert [p.code.value for p in v.problems] == ["unknown_workflow"]
+    assert "did you mean 'search_and_dispatch'" in v.problems[0].detail
+    none = check(sar, SAD, {"steps": SAD_PLAN["steps"]})
+    assert [p.code.value for p in none.problems] == ["unknown_workflow"]
+
+
+def test_bad_assignment_robot_and_step(sar: Crew) -> None:
+    v = check(sar, "Drive the rover to position x 3.0, y -2.0.",
+              plan("dispatch_only", ("iris", "takeoff", {}),
+                   ("tb3", "navigate_to", {"x": 3.0, "y": -2.0})))
+    assert "bad_assignment" in v.steps[0].codes
+    abort = check(sar, "Emergency stop: land the drone and halt the rover immediately.",
+                  plan("abort", ("iris", "land", {}), ("iris", "takeoff", {})))
+    assert "bad_assignment" in abort.steps[1].codes
+
+
+def test_cardinality_and_missing_step(sar: Crew) -> None:
+    v = check(sar, SAD, plan("search_and_dispatch", ("iris", "takeoff", {}),
+                             ("iris", "search_target", ZONE), ("iris", "search_target", ZONE),
+                             ("tb3", "navigate_to", {"target": "victim"})))
+    assert "cardinality" in v.steps[2].codes
+    missing = check(sar, "Take off, scan the search square between -5.5 and 5.5 on both axes "
+                    "for survivors, then land.",
+                    plan("search_only", ("iris", "takeoff", {}), ("iris", "search_target", ZONE)))
+    assert [p.code.value for p in missing.problems] == ["missing_step"]
+    assert "iris.land" in missing.problems[0].detail
+
+
+def test_empty_plan_misses_steps(sar: Crew) -> None:
+    v = check(sar, "Emergency stop: land the drone and halt the rover immediately.",
+              plan("abort"))
+    assert not v.accepted
+    assert v.codes == ["missing_step"]
+
+
+def test_order_violation_quadruped_departs_before_loading(g1_go2: Crew) -> None:
+    v = check(g1_go2, "bring the red cube to room_b",
+              plan("carry", ("g1", "grab_from_table", {"object": "red cube"}),
+                   ("go2", "navigate_to_location", {"location": "room_b"}),
+                   ("g1", "place_on_table", {})))
+    assert "order_violation" in v.steps[1].codes
+    assert "may not depart before" in " ".join(p.detail for p in v.steps[1].problems)
+    # and the humanoid cannot load a quadruped that has left (predicted state)
+    assert "precondition_failed" in v.steps[2].codes
+
+
+def test_optional_first_step_of_an_order_rule(g1_go2: Crew) -> None:
+    v = check(g1_go2, "give me the bottle, I'm standing right at the table",
+              plan("handover", ("g1", "hand_over", {"object": "bottle"})))
+    assert v.accepted, v.to_json()
+    late = check(g1_go2, "give me the bottle, I'm standing right at the table",
+                 plan("handover", ("g1", "hand_over", {}),
+                      ("g1", "grab_from_table", {"object": "bottle"})))
+    assert "order_violation" in late.steps[0].codes
+
+
+def test_substituted_location(g1_go2: Crew) -> None:
+    v = check(g1_go2, "carry the red cube to the rooftop helipad",
+              plan("carry", ("g1", "grab_from_table", {"object": "red cube"}),
+                   ("g1", "place_on_table", {}),
+                   ("go2", "navigate_to_location", {"location": "dropoff"})))
+    assert v.steps[2].codes == ["substituted_location"]
+
+
+def test_substituted_object(g1_go2: Crew) -> None:
+    v = check(g1_go2, "take the bottle over to table_b for me",
+              plan("carry", ("g1", "grab_from_table", {"object": "red_cube"}),
+                   ("g1", "place_on_table", {}),
+                   ("go2", "navigate_to_location", {"location": "table_b"})))
+    assert v.steps[0].codes == ["substituted_location"]
+
+
+def test_substituted_coordinates_and_zone(sar: Crew) -> None:
+    point = check(sar, "Drive the rover to position x 3.0, y -2.0.",
+                  plan("dispatch_only", ("tb3", "navigate_to", {"x": -2.0, "y": 3.0})))
+    zone = check(sar, SAD, plan("search_and_dispatch", ("iris", "takeoff", {}),
+                                ("iris", "search_target", {"x_min": -5, "x_max": 5, "y_min": -5,
+                                                           "y_max": 5}),
+                                ("tb3", "navigate_to", {"target": "victim"})))
+    assert point.steps[0].codes == ["substituted_location"]
+    assert zone.steps[1].codes == ["substituted_location"]
+
+
+def test_binding_required(sar: Crew) -> None:
+    v = check(sar, SAD, plan("search_and_dispatch", ("iris", "takeoff", {}),
+                             ("iris", "search_target", ZONE),
+                             ("tb3", "navigate_to", {"x": 5.0, "y": 5.0})))
+    assert "binding_required" in v.steps[2].codes
+    assert "not literal x, y" in " ".join(p.detail for p in v.steps[2].problems)
+
+
+# -- state ----------------------------------------------------------------------------------
+
+def test_robot_unavailable(sar: Crew) -> None:
+    v = check(sar, SAD, SAD_PLAN, faults=["robot_unavailable:tb3"])
+    assert step_codes(v) == [[], [], ["robot_unavailable"]]
+
+
+def test_precondition_failed_on_predicted_state(sar: Crew) -> None:
+    v = check(sar, "Take off, scan the search square between -5.5 and 5.5 on both axes for "
+              "survivors, then land.",
+              plan("search_only", ("iris", "search_target", ZONE), ("iris", "takeoff", {}),
+                   ("iris", "land", {})))
+    assert "precondition_failed" in v.steps[0].codes
+    assert "airborne == true" in v.steps[0].problems[-1].detail
+
+
+def test_precondition_with_argument_reference(g1_go2: Crew) -> None:
+    v = check(g1_go2, "pick up the bottle from table_b and hold it",
+              plan("manipulation_only", ("g1", "grab_from_table",
+                                         {"object": "bottle", "location": "table_b"})))
+    assert v.steps[0].codes == ["precondition_failed"]
+
+
+def test_no_target_fix_without_a_search(sar: Crew) -> None:
+    v = check(sar, "Drive the rover to the victim", plan(
+        "dispatch_only", ("tb3", "navigate_to", {"target": "victim"})))
+    assert "no_target_fix" in v.steps[0].codes
+
+
+@pytest.mark.parametrize(
+    ("value", "age", "confidence", "code"),
+    [
+        ((float("nan"), 1.0), 0.0, 0.9, "no_target_fix"),
+        ((1.0, 1.0), 0.0, 0.1, "no_target_fix"),
+        ((1.0, 1.0), 500.0, 0.9, "stale_binding"),
+        ((40.0, 45.0), 0.0, 0.9, "binding_out_of_bounds"),
+    ],
+)
+def test_binding_rules_at_dispatch(
+    sar: Crew, value: tuple[float, float], age: float, confidence: float, code: str
+) -> None:
+    gate = Gate(sar)
+    world = sim_world(sar)
+    world.publish("victim", BindingValue(value, world.now() - age, confidence, "iris"))
+    p = parse_plan(plan("dispatch_only", ("tb3", "navigate_to", {"target": "victim"})))
+    v = gate.validate(p, "go to the victim", world)
+    assert code in v.steps[0].codes
+
+
+def test_every_problem_is_reported_at_once(g1_go2: Crew) -> None:
+    v = check(g1_go2, "carry the red cube to the rooftop helipad",
+              plan("carry", ("g1", "grab_from_table", {"object": "red cube", "location": "table"}),
+                   ("go2", "navigate_to_location", {"location": "rooftop helipad"}),
+                   ("g1", "place_on_table", {"location": "room_b"})),
+              faults=["robot_unavailable:go2"])
+    codes = set(v.codes)
+    assert {"unknown_location", "order_violation", "robot_unavailable", "bad_argument"} <= codes
+    feedback = v.feedback()
+    assert {f["index"] for f in feedback} == {0, 1, 2}
+    assert all(f["detail"] for f in feedback)
