@@ -53,7 +53,9 @@ def table(headers: list[str], rows: list[list[str]]) -> str:
 
 
 def num(value: float) -> str:
-    return f"{value:,.3f}" if abs(value) < 10 else f"{value:,.1f}"
+    if abs(value) < 10:
+        return f"{value:,.3f}"
+    return f"{value:,.2f}" if abs(value) < 1000 else f"{value:,.1f}"
 
 
 def main() -> int:

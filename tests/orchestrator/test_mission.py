@@ -64,10 +64,11 @@ def test_replan_gets_structured_feedback_and_can_succeed(sar: Crew, journal: Jou
     assert result.status == "completed"
     assert len(planner.requests) == 2
     first, second = planner.requests
-    assert first.feedback == () and first.attempt == 1
+    assert first.feedback == ()
+    assert first.attempt == 1
     assert second.attempt == 2
     feedback = list(second.feedback)
-    assert {"index": 0, "code": "out_of_bounds"} == {k: feedback[0][k] for k in ("index", "code")}
+    assert {k: feedback[0][k] for k in ("index", "code")} == {"index": 0, "code": "out_of_bounds"}
     assert "(40, 45)" in feedback[0]["detail"]
     assert refs(result) == ["tb3.navigate_to"]
 
@@ -91,7 +92,8 @@ def test_planner_error_is_a_refused_mission(sar: Crew, journal: Journal) -> None
 
     result = run_mission(sar, DISPATCH, _Broken(), journal=journal)
     assert result.status == "refused"
-    assert result.planner_error is not None and "connection refused" in result.planner_error
+    assert result.planner_error is not None
+    assert "connection refused" in result.planner_error
     assert result.dispatched == []
     assert "planner_error" in kinds(journal, result)
 

@@ -7,6 +7,7 @@ import sys
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from crewgate import __version__
 from crewgate.errors import CrewgateError, UserError
@@ -23,7 +24,7 @@ app = typer.Typer(
 spec_app = typer.Typer(help="The crew spec format.", no_args_is_help=True)
 app.add_typer(spec_app, name="spec")
 
-err = Console(stderr=True)
+err = Console(stderr=True, soft_wrap=True)
 
 EXIT_USER_ERROR = 2
 
@@ -47,23 +48,15 @@ def main() -> None:
     from crewgate.cli import check, inspect, run, trace  # noqa: F401
 
     try:
-        rc = app(standalone_mode=False)
+        app()  # standalone: usage errors exit 2, --help and typer.Exit are handled by typer
     except UserError as exc:
-        err.print(f"[bold red]error:[/] {exc}", highlight=False, markup=True, soft_wrap=True)
+        err.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False)
         sys.exit(EXIT_USER_ERROR)
     except CrewgateError as exc:
-        err.print(f"[bold red]error ({type(exc).__name__}):[/] {exc}", highlight=False)
+        err.print(f"[bold red]error ({type(exc).__name__}):[/] {escape(str(exc))}",
+                  highlight=False)
         sys.exit(1)
-    except typer.Exit as exc:
-        sys.exit(exc.exit_code)
-    except typer.Abort:
-        err.print("aborted")
-        sys.exit(130)
-    except Exception as exc:  # click usage errors arrive here in non-standalone mode
-        import click
 
-        if isinstance(exc, click.ClickException):
-            exc.show()
-            sys.exit(EXIT_USER_ERROR)
-        raise
-    sys.exit(rc if isinstance(rc, int) else 0)
+
+if __name__ == "__main__":
+    main()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.table import Table
@@ -15,7 +16,7 @@ from crewgate.spec import crew_json_schema, load_crew, packaged_crews
 @app.command()
 def crews(as_json: bool = JsonOpt) -> None:
     """List the crews that ship with crewgate."""
-    rows = []
+    rows: list[dict[str, Any]] = []
     for name in packaged_crews():
         crew = load_crew(name)
         rows.append({"name": name, "title": crew.title, "robots": list(crew.robots),

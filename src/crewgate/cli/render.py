@@ -53,7 +53,8 @@ def event_line(event: Event) -> str:
     elif event.kind == "dispatch":
         detail = _args(event.data.get("args", {}))
     elif event.kind == "authorization" and event.data.get("bindings"):
-        detail += " " + ", ".join(_binding(n, b, event.t) for n, b in event.data["bindings"].items())
+        bound = event.data["bindings"].items()
+        detail += " " + ", ".join(_binding(n, b, event.t) for n, b in bound)
     elif event.kind == "result" and event.detail in ("succeeded", ""):
         detail = "succeeded " + _result(event.data.get("result", {}))
     elif event.kind == "replan":
@@ -97,7 +98,7 @@ def print_outcome(console: Console, result: MissionResult) -> None:
     console.print(f"\n[bold {color}]{result.status.upper()}[/]"
                   + (f"  codes: [red]{', '.join(result.codes)}[/]" if result.codes else "")
                   + (f"\n{escape(result.reason)}" if result.reason else ""))
-    moved = [d for d in result.dispatched]
+    moved = list(result.dispatched)
     if moved:
         console.print("dispatched: " + ", ".join(
             f"{d.robot}.{d.skill}{'' if d.succeeded else ' (failed)'}"

@@ -74,7 +74,8 @@ def read_param(
         return None
     if isinstance(param, StringParam):
         if len(raw) > param.max_length:
-            f.add(Code.BAD_ARGUMENT, f"{where}: {name} is longer than {param.max_length} characters")
+            f.add(Code.BAD_ARGUMENT,
+                  f"{where}: {name} is longer than {param.max_length} characters")
             return None
         return raw
     if isinstance(param, EnumParam):
@@ -115,10 +116,9 @@ def _read_number(
     if value is None or not math.isfinite(value):
         f.add(Code.BAD_ARGUMENT, f"{where}: {name} must be a finite number, got {raw!r}")
         return None
-    if isinstance(param, IntegerParam):
-        if value != int(value):
-            f.add(Code.BAD_ARGUMENT, f"{where}: {name} must be a whole number, got {raw!r}")
-            return None
+    if isinstance(param, IntegerParam) and value != int(value):
+        f.add(Code.BAD_ARGUMENT, f"{where}: {name} must be a whole number, got {raw!r}")
+        return None
     if (param.min is not None and value < param.min) or (
         param.max is not None and value > param.max
     ):

@@ -86,7 +86,8 @@ def _arg_rules(
         if rule.from_request and not contained(param, value, facts, ctx):
             f.add(Code.SUBSTITUTED_LOCATION, f"{ref}: {pname} {describe_value(param, value)} is "
                   "not what the request states")
-        if rule.range is not None and isinstance(param, NumberParam | IntegerParam):
+        if rule.range is not None and isinstance(param, NumberParam | IntegerParam) \
+                and isinstance(value, int | float):
             lo, hi = rule.range
             if not lo <= float(value) <= hi:
                 f.add(Code.BAD_ARGUMENT, f"{ref}: {pname} {value:g} is outside [{lo:g}, {hi:g}] "

@@ -106,7 +106,8 @@ class MissionGate:
     ) -> Authorization:
         auth = Authorization(
             mission_id=self.mission_id, index=index, step=step, kind=kind, verdict=verdict,
-            args=dict(typed) if typed is not None else dict(step.args), args_typed=typed is not None,
+            args=dict(typed) if typed is not None else dict(step.args),
+            args_typed=typed is not None,
             bindings=dict(bindings), enforced=enforced,
             issued_at=world.now(), token=next(_serial),
         )

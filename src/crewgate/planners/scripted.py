@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import json
 import time
-from pathlib import Path
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from crewgate.errors import InputFileError, PlannerError, UserError
@@ -35,7 +35,8 @@ class ScriptedPlanner:
     def from_options(cls, crew: Crew, options: PlannerOptions) -> ScriptedPlanner:
         """``--plan FILE``: the file's content is the planner's output, raw text or JSON."""
         if options.plan_file is None:
-            raise UserError("the scripted planner needs --plan FILE (a JSON plan or raw model text)")
+            raise UserError("the scripted planner needs --plan FILE "
+                            "(a JSON plan or raw model text)")
         return cls([read_plan_file(options.plan_file)])
 
     def plan(self, request: PlanningRequest) -> PlannerOutput:

@@ -55,7 +55,8 @@ def _registry(crew: Crew) -> str:
     if crew.objects:
         out.append("## Objects")
         for name, obj in crew.objects.items():
-            also = f" (also called {', '.join(repr(a) for a in obj.aliases)})" if obj.aliases else ""
+            names = ", ".join(repr(a) for a in obj.aliases)
+            also = f" (also called {names})" if obj.aliases else ""
             desc = f": {obj.description}" if obj.description else ""
             out.append(f"- {name}{also}{desc}")
     op = crew.area.operational

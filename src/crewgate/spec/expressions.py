@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Annotated, Literal
 
 import yaml
-from pydantic import PlainValidator, PlainSerializer, WithJsonSchema
+from pydantic import PlainSerializer, PlainValidator, WithJsonSchema
 
 from crewgate.spec.base import Scalar
 

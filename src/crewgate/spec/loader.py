@@ -1,4 +1,4 @@
-"""Load crew specs from YAML (a file or a packaged crew), with errors that name file, line, field."""
+"""Load crew specs from YAML (a file or a packaged crew); errors name file, line and field."""
 
 from __future__ import annotations
 
@@ -131,7 +131,8 @@ def _child(node: yaml.Node | None, key: str | int) -> yaml.Node | None:
     if isinstance(node, yaml.MappingNode):
         for k, v in node.value:
             if isinstance(k, yaml.ScalarNode) and k.value == str(key):
-                return v
+                found: yaml.Node = v
+                return found
     elif isinstance(node, yaml.SequenceNode) and isinstance(key, int) and key < len(node.value):
         child: yaml.Node = node.value[key]
         return child

@@ -50,7 +50,8 @@ class Skill(SpecModel):
     timeout_s: float = Field(gt=0, description="Fails (and is cancelled) after this long.")
     visible: bool = Field(
         True,
-        description="Whether the planner may see and use it. Hidden skills serve the safe fallback.",
+        description="Whether the planner may see and use it. "
+        "Hidden skills serve the safe fallback.",
     )
 
     @model_validator(mode="after")
@@ -86,5 +87,6 @@ class Robot(SpecModel):
     )
     skills: dict[Name, Skill] = Field(min_length=1)
     liveness_timeout_s: float = Field(
-        2.0, gt=0, description="Silence after which a networked backend marks the robot unavailable."
+        2.0, gt=0,
+        description="Silence after which a networked backend marks the robot unavailable.",
     )

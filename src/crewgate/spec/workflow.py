@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Annotated
 
-from pydantic import PlainValidator, Field, PlainSerializer, WithJsonSchema, model_validator
+from pydantic import Field, PlainSerializer, PlainValidator, WithJsonSchema, model_validator
 
 from crewgate.spec.base import Name, Range, Scalar, SpecModel, StepRef
 from crewgate.spec.expressions import ConditionField

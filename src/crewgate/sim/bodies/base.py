@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from crewgate.adapters.base import RUNNING, Command, Progress, Status
 from crewgate.spec import Robot, Skill
@@ -94,7 +94,7 @@ class Body:
     ``physics`` step; state they own is written to the world by ``publish``."""
 
     model = "generic"
-    params_defaults: dict[str, float | str] = {}
+    params_defaults: ClassVar[dict[str, float | str]] = {}
 
     def __init__(self, sim: Simulator, name: str, spec: SimRobot, robot: Robot) -> None:
         self.sim = sim
@@ -109,7 +109,8 @@ class Body:
 
             raise SpecError(f"crew {sim.crew.name}", [
                 f"sim.robots.{name}.params: model {self.model!r} has no parameter(s) "
-                f"{', '.join(sorted(unknown))}; it takes {', '.join(self.params_defaults) or 'none'}"
+                f"{', '.join(sorted(unknown))}; "
+                f"it takes {', '.join(self.params_defaults) or 'none'}"
             ])
 
     # -- actions ------------------------------------------------------------------------------

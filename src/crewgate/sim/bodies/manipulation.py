@@ -8,6 +8,7 @@ Objects live in ``Simulator.objects``: each is held by a location name, a robot 
 from __future__ import annotations
 
 import math
+from typing import ClassVar
 
 from crewgate.adapters.base import RUNNING, Command, Progress
 from crewgate.sim.bodies.base import Action, Body, TimedAction, done, failed
@@ -18,7 +19,7 @@ REQUESTER = "requester"
 
 class Humanoid(Body):
     model = "humanoid"
-    params_defaults = {"bin_robot": "go2", "load_spot": "start"}
+    params_defaults: ClassVar[dict[str, float | str]] = {"bin_robot": "go2", "load_spot": "start"}
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
@@ -102,7 +103,7 @@ class Humanoid(Body):
 
 class Quadruped(Body):
     model = "quadruped"
-    params_defaults = {"max_speed": 0.6}
+    params_defaults: ClassVar[dict[str, float | str]] = {"max_speed": 0.6}
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]

@@ -4,8 +4,9 @@ downward sensor footprint that detects targets and publishes their fix as a runt
 from __future__ import annotations
 
 import math
+from typing import ClassVar
 
-from crewgate.adapters.base import RUNNING, Command, Progress
+from crewgate.adapters.base import RUNNING, Command, Progress, Status
 from crewgate.sim.bodies.base import Action, Body, done, failed
 from crewgate.sim.coverage import lawnmower
 from crewgate.spec import Skill
@@ -14,7 +15,8 @@ from crewgate.world import BindingValue
 
 class Quadcopter(Body):
     model = "quadcopter"
-    params_defaults = {"max_speed": 2.0, "climb_rate": 1.0, "sensor_radius": 1.5,
+    params_defaults: ClassVar[dict[str, float | str]] = {
+                       "max_speed": 2.0, "climb_rate": 1.0, "sensor_radius": 1.5,
                        "fix_noise_m": 0.15, "detect_probability": 1.0, "battery_per_s": 0.001,
                        "confidence": 0.9}
 
@@ -70,7 +72,7 @@ class Quadcopter(Body):
     def act_report(self, command: Command, skill: Skill) -> Action:
         fixes = {name: self.sim.world.bindings.get(name) for name in self.sim.crew.bindings}
         found = {n: list(v.value) if v and v.value else None for n, v in fixes.items()}
-        return _Instant(self, command, done(**found))
+        return _Instant(self, command, Progress(Status.SUCCEEDED, "", found))
 
 
 class _Instant(Action):

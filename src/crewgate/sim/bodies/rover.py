@@ -4,6 +4,7 @@ arrives within its tolerance, stops on command."""
 from __future__ import annotations
 
 import math
+from typing import ClassVar
 
 from crewgate.adapters.base import RUNNING, Command, Progress
 from crewgate.sim.bodies.base import Action, Body, done, failed
@@ -14,12 +15,13 @@ from crewgate.spec import Skill
 
 class DiffDrive(Body):
     model = "diff_drive"
-    params_defaults = {"max_speed": 0.22, "max_turn_rate": 2.84, "arrival_tolerance": 0.5,
+    params_defaults: ClassVar[dict[str, float | str]] = {
+                       "max_speed": 0.22, "max_turn_rate": 2.84, "arrival_tolerance": 0.5,
                        "robot_radius": 0.2, "grid_resolution": 0.1, "lookahead": 0.4}
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        x, y, *rest = self.sim.spawn_pose(self.name)
+        x, y, *_rest = self.sim.spawn_pose(self.name)
         self.state = UnicycleState(x, y, 0.0)
         self.moving = False
         self._planner: GridPlanner | None = None

@@ -1,0 +1,70 @@
+"""Run the installed ``crewgate`` console script in a subprocess, isolated from the user's state."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+# app.py has no __main__ guard, so `python -m crewgate.cli.app` does nothing: use the script.
+CREWGATE = Path(sys.executable).parent / "crewgate"
+EXAMPLE_PLAN = ROOT / "examples" / "sar_search_and_dispatch.json"
+WAREHOUSE = ROOT / "tests" / "data" / "crews" / "warehouse.yaml"
+
+SAR_REQUEST = (
+    "A hiker is missing in the search zone x from -5.5 to 5.5, y from -5.5 to 5.5. Fly the drone "
+    "over the zone and send the ground rover to the victim once located."
+)
+
+# Environment variables that would make rich emit colour codes or change layout in a pipe.
+_SCRUB = ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "CLICOLOR_FORCE", "NO_COLOR",
+          "CREWGATE_JOURNAL", "XDG_STATE_HOME", "COLUMNS", "LINES")
+
+
+@dataclass(frozen=True)
+class Run:
+    args: tuple[str, ...]
+    rc: int
+    stdout: str
+    stderr: str
+
+    def json(self) -> Any:
+        """stdout as JSON (the whole of it: --json must print nothing else)."""
+        try:
+            return json.loads(self.stdout)
+        except json.JSONDecodeError as exc:
+            raise AssertionError(f"stdout of {self} is not JSON: {exc}") from exc
+
+    def __str__(self) -> str:
+        return (f"crewgate {' '.join(self.args)} -> rc {self.rc}\n--- stdout\n"
+                f"{self.stdout[-3000:]}\n--- stderr\n{self.stderr[-3000:]}")
+
+
+def crewgate(*args: str | Path, journal: Path, stdin: str | None = None) -> Run:
+    """Run the console script with ``CREWGATE_JOURNAL=journal`` (required: never the user's)."""
+    env = {k: v for k, v in os.environ.items() if k not in _SCRUB}
+    env.update(CREWGATE_JOURNAL=str(journal), XDG_STATE_HOME=str(journal.parent / "state"),
+               COLUMNS="200", PYTHONIOENCODING="utf-8")
+    argv = tuple(str(a) for a in args)
+    proc = subprocess.run([str(CREWGATE), *argv], capture_output=True, text=True, env=env,
+                          cwd=ROOT, input=stdin, timeout=120, check=False, encoding="utf-8")
+    return Run(argv, proc.returncode, proc.stdout, proc.stderr)
+
+
+def assert_clean_failure(run: Run, rc: int = 2) -> None:
+    """A user error: the expected exit status, one message on stderr, no traceback."""
+    assert run.rc == rc, str(run)
+    assert "Traceback" not in run.stderr, str(run)
+    assert "Traceback" not in run.stdout, str(run)
+    assert run.stderr.startswith("error:"), str(run)
+
+
+def write_plan(path: Path, workflow: str, *steps: tuple[str, str, dict[str, Any]]) -> Path:
+    path.write_text(json.dumps({"workflow": workflow, "steps": [
+        {"robot": r, "skill": s, "args": a} for r, s, a in steps]}), encoding="utf-8")
+    return path

@@ -1,0 +1,237 @@
+"""`crewgate --version`, `crews`, `validate`, `spec schema` and usage errors, through the real
+console script."""
+
+from __future__ import annotations
+
+import json
+import re
+from importlib import metadata, resources
+from pathlib import Path
+
+import pytest
+
+from tests.cli.support import WAREHOUSE, assert_clean_failure, crewgate
+
+PACKAGED = {"sar": ["iris", "tb3"], "g1_go2": ["g1", "go2"]}
+
+
+def _packaged_text(name: str) -> str:
+    return (resources.files("crewgate.crews") / f"{name}.yaml").read_text(encoding="utf-8")
+
+
+# -- version and crews ---------------------------------------------------------------------------
+
+
+def test_version(journal_path: Path) -> None:
+    run = crewgate("--version", journal=journal_path)
+    assert run.rc == 0, str(run)
+    assert run.stdout.strip() == f"crewgate {metadata.version('crewgate')}"
+    assert run.stderr == ""
+
+
+def test_crews_table_lists_both_packaged_crews_with_their_robots(journal_path: Path) -> None:
+    run = crewgate("crews", journal=journal_path)
+    assert run.rc == 0, str(run)
+    rows = {line.split("│")[1].strip(): line for line in run.stdout.splitlines()
+            if line.count("│") >= 3}
+    assert set(PACKAGED) <= set(rows), str(run)
+    for name, robots in PACKAGED.items():
+        assert all(robot in rows[name] for robot in robots), rows[name]
+
+
+def test_crews_json(journal_path: Path) -> None:
+    run = crewgate("crews", "--json", journal=journal_path)
+    assert run.rc == 0, str(run)
+    crews = {c["name"]: c for c in run.json()}
+    assert set(crews) == set(PACKAGED)
+    for name, robots in PACKAGED.items():
+        assert crews[name]["robots"] == robots
+        assert crews[name]["title"]
+        assert crews[name]["workflows"]
+    assert "search_and_dispatch" in crews["sar"]["workflows"]
+    assert "carry" in crews["g1_go2"]["workflows"]
+    assert crews["sar"]["worlds"] == ["A", "B", "C"]
+
+
+# -- validate ------------------------------------------------------------------------------------
+
+
+def test_validate_packaged_crew(journal_path: Path) -> None:
+    run = crewgate("validate", "sar", journal=journal_path)
+    assert run.rc == 0, str(run)
+    assert run.stdout.startswith("valid: crew 'sar': 2 robots"), str(run)
+
+
+def test_validate_packaged_crew_json(journal_path: Path) -> None:
+    run = crewgate("validate", "g1_go2", "--json", journal=journal_path)
+    assert run.rc == 0, str(run)
+    summary = run.json()
+    assert summary["valid"] is True
+    assert summary["crew"] == "g1_go2"
+    assert summary["robots"] == 2
+    assert summary["workflows"] == 4
+
+
+def test_validate_crew_file(journal_path: Path) -> None:
+    run = crewgate("validate", WAREHOUSE.relative_to(WAREHOUSE.parents[3]), journal=journal_path)
+    assert run.rc == 0, str(run)
+    assert "valid: crew 'warehouse': 1 robots, 3 skills, 3 locations" in run.stdout
+
+
+def test_validate_unmodified_copy_is_valid(journal_path: Path, tmp_path: Path) -> None:
+    """Control for the broken-copy tests below: the copy itself is fine."""
+    copy = tmp_path / "sar_copy.yaml"
+    copy.write_text(_packaged_text("sar"), encoding="utf-8")
+    run = crewgate("validate", copy, journal=journal_path)
+    assert run.rc == 0, str(run)
+
+
+# (old text, new text, field path the message must name, further words it must contain)
+BROKEN = {
+    "misspelled field": (
+        '        preconditions: ["airborne == true"]\n',
+        '        precondtions: ["airborne == true"]\n',
+        "robots.iris.skills.search_target.precondtions", ["unknown field"]),
+    "unknown state field": (
+        '        preconditions: ["airborne == true"]\n',
+        '        preconditions: ["altitude_ok == true"]\n',
+        "robots.iris.skills.search_target.preconditions.0", ["altitude_ok", "no state field"]),
+    "wrong type": (
+        "        duration_s: 4\n",
+        "        duration_s: four\n",
+        "robots.iris.skills.takeoff.duration_s", ["number"]),
+    "misspelled top-level field": (
+        "title: Air-ground search and dispatch\n",
+        "titel: Air-ground search and dispatch\n",
+        "titel", ["unknown field"]),
+}
+
+
+@pytest.mark.parametrize(("old", "new", "path", "words"), list(BROKEN.values()), ids=list(BROKEN))
+def test_validate_broken_crew_names_line_and_field(
+        journal_path: Path, tmp_path: Path, old: str, new: str, path: str,
+        words: list[str]) -> None:
+    text = _packaged_text("sar")
+    assert old in text
+    line = text[:text.index(old)].count("\n") + 1  # the first occurrence is the one replaced
+    broken = tmp_path / "broken.yaml"
+    broken.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+    run = crewgate("validate", broken, journal=journal_path)
+    assert_clean_failure(run)
+    assert str(broken) in run.stderr
+    assert f"line {line}: {path}:" in run.stderr, str(run)
+    for word in words:
+        assert word in run.stderr, str(run)
+    assert run.stdout == ""
+
+
+def test_validate_yaml_syntax_error_names_the_line(journal_path: Path, tmp_path: Path) -> None:
+    text = _packaged_text("sar")
+    anchor = "    liveness_timeout_s: 1.0\n"
+    line = text[:text.index(anchor)].count("\n") + 2  # the inserted line follows the anchor
+    broken = tmp_path / "syntax.yaml"
+    broken.write_text(text.replace(anchor, anchor + "   oops: - x\n", 1), encoding="utf-8")
+
+    run = crewgate("validate", broken, journal=journal_path)
+    assert_clean_failure(run)
+    assert re.search(rf"line {line}, column \d+: not valid YAML", run.stderr), str(run)
+
+
+def test_validate_empty_file(journal_path: Path, tmp_path: Path) -> None:
+    empty = tmp_path / "empty.yaml"
+    empty.write_text("", encoding="utf-8")
+    run = crewgate("validate", empty, journal=journal_path)
+    assert_clean_failure(run)
+    assert "must be a mapping" in run.stderr
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError,
+                   reason="BUG spec loader: duplicate YAML keys are accepted silently (the last "
+                   "one wins), so a repeated robot/skill/top-level key is lost without a word")
+def test_validate_rejects_duplicate_keys(journal_path: Path, tmp_path: Path) -> None:
+    text = _packaged_text("sar")
+    broken = tmp_path / "dup.yaml"
+    broken.write_text(text.replace("name: sar\n", "name: sar\nname: sar_two\n", 1),
+                      encoding="utf-8")
+    run = crewgate("validate", broken, journal=journal_path)
+    assert run.rc == 2, str(run)
+
+
+def test_validate_unknown_crew_suggests_the_closest(journal_path: Path) -> None:
+    run = crewgate("validate", "sr", journal=journal_path)
+    assert_clean_failure(run)
+    assert "unknown crew 'sr'" in run.stderr
+    assert "did you mean 'sar'" in run.stderr
+
+
+def test_validate_missing_file(journal_path: Path, tmp_path: Path) -> None:
+    missing = tmp_path / "nowhere" / "crew.yaml"
+    run = crewgate("validate", missing, journal=journal_path)
+    assert_clean_failure(run)
+    assert f"'{missing}' does not exist" in run.stderr, str(run)
+
+
+def test_validate_directory_is_a_clean_error(journal_path: Path, tmp_path: Path) -> None:
+    run = crewgate("validate", tmp_path, journal=journal_path)
+    assert_clean_failure(run)
+    assert str(tmp_path) in run.stderr
+
+
+# -- spec schema ---------------------------------------------------------------------------------
+
+
+def test_spec_schema_out_writes_json_schema(journal_path: Path, tmp_path: Path) -> None:
+    target = tmp_path / "crew.schema.json"
+    run = crewgate("spec", "schema", "--out", target, journal=journal_path)
+    assert run.rc == 0, str(run)
+    assert str(target) in run.stdout
+    schema = json.loads(target.read_text(encoding="utf-8"))
+    assert schema["$schema"].startswith("https://json-schema.org/")
+    assert schema["type"] == "object"
+    assert {"robots", "workflows"} <= set(schema["properties"])
+    assert {"name", "robots", "workflows"} <= set(schema["required"])
+
+
+def test_spec_schema_stdout_matches_file(journal_path: Path, tmp_path: Path) -> None:
+    target = tmp_path / "schema.json"
+    to_file = crewgate("spec", "schema", "-o", target, journal=journal_path)
+    to_stdout = crewgate("spec", "schema", journal=journal_path)
+    assert (to_file.rc, to_stdout.rc) == (0, 0)
+    assert json.loads(to_stdout.stdout) == json.loads(target.read_text(encoding="utf-8"))
+
+
+# -- usage errors (click) ------------------------------------------------------------------------
+
+USAGE_BUG = ("BUG cli/app.py:63: usage errors fall through to `import click`, but typer 0.29 "
+             "vendors click as typer._click (click is not installed), so every usage error "
+             "ends in ModuleNotFoundError with a traceback and exit 1")
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason=USAGE_BUG)
+@pytest.mark.parametrize("args", [
+    ("run", "sar"),  # missing REQUEST
+    ("check", "sar", "--plan", "plan.json"),  # missing --request
+    ("no-such-command",),
+    ("validate", "sar", "--no-such-option"),
+], ids=["missing-argument", "missing-option", "unknown-command", "unknown-option"])
+def test_usage_errors_exit_2_without_traceback(journal_path: Path, args: tuple[str, ...]) -> None:
+    run = crewgate(*args, journal=journal_path)
+    assert run.rc == 2, str(run)
+    assert "Traceback" not in run.stderr, str(run)
+    assert "Usage" in run.stderr or "Error" in run.stderr, str(run)
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason=USAGE_BUG)
+def test_no_arguments_shows_help_without_traceback(journal_path: Path) -> None:
+    run = crewgate(journal=journal_path)
+    assert "Traceback" not in run.stderr, str(run)
+    assert "Usage" in run.stdout + run.stderr
+    assert run.rc in (0, 2)
+
+
+def test_help_exits_0(journal_path: Path) -> None:
+    run = crewgate("--help", journal=journal_path)
+    assert run.rc == 0, str(run)
+    for command in ("run", "check", "validate", "crews", "trace", "spec"):
+        assert re.search(rf"│ {command} ", run.stdout), command
