@@ -64,7 +64,7 @@ def test_accepted_plan_exits_0(journal_path: Path) -> None:
     assert all(s["codes"] == [] for s in verdict["steps"])
 
 
-def test_check_moves_nothing_and_journals_nothing(journal_path: Path) -> None:
+def test_check_does_not_touch_the_journal(journal_path: Path) -> None:
     run = check(journal_path, EXAMPLE_PLAN, SAR_REQUEST)
     assert run.rc == 0, str(run)
     assert not journal_path.exists()

@@ -61,3 +61,11 @@ def schema(
     else:
         output.write_text(text + "\n", encoding="utf-8")
         out.print(f"wrote {output}")
+
+
+@spec_app.command("docs")
+def docs() -> None:
+    """Print the crew-spec field reference (the generated part of docs/crew-spec.md)."""
+    from crewgate.spec.reference import render_reference
+
+    print(render_reference(), end="")

@@ -43,12 +43,16 @@ class Crew(SpecModel):
     name: Name = Field(description="Short name used on the command line, e.g. sar.")
     title: str = Field("", description="One-line human title.")
     description: str = Field("", description="What the crew is for, shown to the planner.")
-    area: Areas
-    locations: dict[Name, Location] = Field(default_factory=dict)
-    objects: dict[Name, CrewObject] = Field(default_factory=dict)
-    robots: dict[Name, Robot] = Field(min_length=1)
-    bindings: dict[Name, Binding] = Field(default_factory=dict)
-    workflows: dict[Name, Workflow] = Field(min_length=1)
+    area: Areas = Field(description="The operational area and keep-out zones.")
+    locations: dict[Name, Location] = Field(
+        default_factory=dict, description="Named places plans may refer to.")
+    objects: dict[Name, CrewObject] = Field(
+        default_factory=dict, description="Named objects robots may manipulate.")
+    robots: dict[Name, Robot] = Field(min_length=1, description="The crew's robots, by name.")
+    bindings: dict[Name, Binding] = Field(
+        default_factory=dict, description="Values that only exist at run time (a victim fix).")
+    workflows: dict[Name, Workflow] = Field(
+        min_length=1, description="The workflow contracts: the only shapes a mission may take.")
     fallback: list[FallbackStep] = Field(
         default_factory=list, description="The safe fallback run when a mission halts."
     )

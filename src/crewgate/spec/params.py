@@ -30,11 +30,11 @@ class _ParamBase(SpecModel):
 
 
 class NumberParam(_ParamBase):
-    type: Literal["number"]
-    min: float | None = None
-    max: float | None = None
+    type: Literal["number"] = Field(description="A real number.")
+    min: float | None = Field(None, description="Lowest accepted value.")
+    max: float | None = Field(None, description="Highest accepted value.")
     unit: str | None = Field(None, description="Unit shown to the planner, e.g. m, m/s, s.")
-    default: float | None = None
+    default: float | None = Field(None, description="Value used when the plan leaves it out.")
 
     @model_validator(mode="after")
     def _bounds(self) -> NumberParam:
@@ -44,55 +44,56 @@ class NumberParam(_ParamBase):
 
 
 class IntegerParam(_ParamBase):
-    type: Literal["integer"]
-    min: int | None = None
-    max: int | None = None
-    unit: str | None = None
-    default: int | None = None
+    type: Literal["integer"] = Field(description="A whole number.")
+    min: int | None = Field(None, description="Lowest accepted value.")
+    max: int | None = Field(None, description="Highest accepted value.")
+    unit: str | None = Field(None, description="Unit shown to the planner.")
+    default: int | None = Field(None, description="Value used when the plan leaves it out.")
 
 
 class BooleanParam(_ParamBase):
-    type: Literal["boolean"]
-    default: bool | None = None
+    type: Literal["boolean"] = Field(description="true or false.")
+    default: bool | None = Field(None, description="Value used when the plan leaves it out.")
 
 
 class StringParam(_ParamBase):
-    type: Literal["string"]
+    type: Literal["string"] = Field(description="Free text (e.g. a message to speak).")
     max_length: int = Field(200, ge=1, description="Longest accepted value.")
-    default: str | None = None
+    default: str | None = Field(None, description="Value used when the plan leaves it out.")
 
 
 class EnumParam(_ParamBase):
-    type: Literal["enum"]
+    type: Literal["enum"] = Field(description="One of a fixed set of words.")
     values: list[str] = Field(min_length=1, description="The accepted values.")
-    default: str | None = None
+    default: str | None = Field(None, description="Value used when the plan leaves it out.")
 
 
 class LocationParam(_ParamBase):
-    type: Literal["location"]
+    type: Literal["location"] = Field(description="A crew location, by name or alias.")
     among: list[Name] | None = Field(
         None, description="Restrict to these crew locations (default: every crew location)."
     )
-    default: str | None = None
+    default: str | None = Field(None, description="Location used when the plan leaves it out.")
 
 
 class ObjectParam(_ParamBase):
-    type: Literal["object"]
+    type: Literal["object"] = Field(description="A crew object, by name or alias.")
     among: list[Name] | None = Field(
         None, description="Restrict to these crew objects (default: every crew object)."
     )
-    default: str | None = None
+    default: str | None = Field(None, description="Object used when the plan leaves it out.")
 
 
 class BindingParam(_ParamBase):
-    type: Literal["binding"]
+    type: Literal["binding"] = Field(
+        description="A reference to a runtime binding, resolved and checked at dispatch.")
     bindings: list[Name] = Field(
         min_length=1, description="Runtime bindings this parameter may refer to, by name."
     )
 
 
 class PointParam(_ParamBase):
-    type: Literal["point"]
+    type: Literal["point"] = Field(description="A 2-D point [x, y] in the crew frame.")
     fields: tuple[Name, Name] | None = Field(
         None,
         description="Plan argument names carrying x and y (e.g. [x, y]); "
@@ -101,18 +102,19 @@ class PointParam(_ParamBase):
     in_area: bool = Field(
         True, description="Must lie inside the operational area and outside keep-out zones."
     )
-    unit: str = "m"
+    unit: str = Field("m", description="Unit shown to the planner.")
 
 
 class ZoneParam(_ParamBase):
-    type: Literal["zone"]
+    type: Literal["zone"] = Field(
+        description="An axis-aligned rectangle [x_min, x_max, y_min, y_max] in the crew frame.")
     fields: tuple[Name, Name, Name, Name] | None = Field(
         None,
         description="Plan argument names carrying x_min, x_max, y_min, y_max; default: one "
         "argument [x_min, x_max, y_min, y_max] named like the parameter.",
     )
     in_area: bool = Field(True, description="Must lie wholly inside the operational area.")
-    unit: str = "m"
+    unit: str = Field("m", description="Unit shown to the planner.")
 
 
 Param = Annotated[

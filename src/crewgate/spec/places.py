@@ -20,14 +20,14 @@ class Location(SpecModel):
         description="Other names that license this location in a request, e.g. 'charger' for "
         "charging. Matched as whole words, case-insensitively.",
     )
-    description: str = ""
+    description: str = Field("", description="Shown to the planner.")
 
 
 class CrewObject(SpecModel):
     """A named object robots may manipulate (a cube, a bottle ...)."""
 
     aliases: list[str] = Field(default_factory=list, description="Other names, matched as words.")
-    description: str = ""
+    description: str = Field("", description="Shown to the planner.")
 
 
 class Box(SpecModel):
@@ -58,8 +58,8 @@ class Box(SpecModel):
 class KeepOut(Box):
     """A zone no point or zone argument may enter."""
 
-    name: Name
-    description: str = ""
+    name: Name = Field(description="Name used in verdicts and shown to the planner.")
+    description: str = Field("", description="Why it is forbidden.")
 
 
 class Areas(SpecModel):

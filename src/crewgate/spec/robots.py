@@ -21,7 +21,7 @@ class StateField(SpecModel):
     default: Scalar | list[float] = Field(
         None, description="Value before the backend reports one (the simulator's initial value)."
     )
-    description: str = ""
+    description: str = Field("", description="What the field means.")
 
 
 class Skill(SpecModel):
@@ -85,7 +85,7 @@ class Robot(SpecModel):
         default_factory=dict,
         description="Live state fields. `available` (bool) is implicit on every robot.",
     )
-    skills: dict[Name, Skill] = Field(min_length=1)
+    skills: dict[Name, Skill] = Field(min_length=1, description="The robot's skill library.")
     liveness_timeout_s: float = Field(
         2.0, gt=0,
         description="Silence after which a networked backend marks the robot unavailable.",

@@ -36,7 +36,7 @@ class SimRobot(SpecModel):
 class SimWorld(SpecModel):
     """One world the simulator can load: where things are at the start."""
 
-    description: str = ""
+    description: str = Field("", description="What the world is for.")
     spawn: dict[Name, Spawn] = Field(default_factory=dict, description="Per-robot start overrides.")
     targets: dict[Name, tuple[float, float]] = Field(
         default_factory=dict,
@@ -54,6 +54,6 @@ class SimSection(SpecModel):
     """Built-in simulator configuration for a crew."""
 
     dt_s: float = Field(0.05, gt=0, le=1, description="Simulation step in simulated seconds.")
-    default_world: Name
-    robots: dict[Name, SimRobot]
-    worlds: dict[Name, SimWorld] = Field(min_length=1)
+    default_world: Name = Field(description="The world loaded when none is named.")
+    robots: dict[Name, SimRobot] = Field(description="The simulated body of every robot.")
+    worlds: dict[Name, SimWorld] = Field(min_length=1, description="Worlds by name.")

@@ -98,8 +98,8 @@ class StepRule(SpecModel):
 class OrderRule(SpecModel):
     """``then`` may only be dispatched after ``first`` has completed."""
 
-    first: StepRef
-    then: StepRef
+    first: StepRef = Field(description="The step that must complete first.")
+    then: StepRef = Field(description="The step that must wait for it.")
     why: str = Field("", description="The reason, shown to the planner and in verdicts.")
 
 
@@ -129,8 +129,9 @@ class Workflow(SpecModel):
 class FallbackStep(SpecModel):
     """One step of the crew's safe fallback, run through the gate when a mission halts."""
 
-    step: StepRef
-    args: dict[Name, Scalar | list[float]] = Field(default_factory=dict)
+    step: StepRef = Field(description="The robot-skill pair to run, e.g. iris.land.")
+    args: dict[Name, Scalar | list[float]] = Field(
+        default_factory=dict, description="Its arguments (checked by the gate like any step).")
     when: ConditionField | None = Field(
         None, description="Only when this holds (unprefixed fields are the step's robot's)."
     )
