@@ -14,6 +14,7 @@ The CLI and the evaluation harness are thin over these functions.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -29,14 +30,20 @@ from crewgate.planners.base import Planner
 from crewgate.sim.faults import parse_faults
 from crewgate.spec import Crew, load_crew
 
-_GATES: dict[int, Gate] = {}
+_GATES: OrderedDict[int, Gate] = OrderedDict()
+_MAX_GATES = 32
 
 
 def gate_for(crew: Crew) -> Gate:
-    """One compiled gate per crew object (compiling is cheap, but missions come in thousands)."""
+    """A compiled gate per crew object, for the most recent crews (missions come in thousands;
+    the bound keeps a long-running process from holding every crew it ever loaded)."""
     gate = _GATES.get(id(crew))
     if gate is None or gate.crew is not crew:
         gate = _GATES[id(crew)] = Gate(crew)
+        while len(_GATES) > _MAX_GATES:
+            _GATES.popitem(last=False)
+    else:
+        _GATES.move_to_end(id(crew))
     return gate
 
 

@@ -282,6 +282,8 @@ def test_no_enforce_dispatches_a_flagged_step(unenforced_nan: Mission) -> None:
     assert _pairs(result["dispatched"]) == EXAMPLE_STEPS  # dispatched anyway
     rover = result["dispatched"][2]
     assert "no_target_fix" in rover["codes"]
+    assert rover["succeeded"] is False  # the simulator cannot drive to a NaN fix
+    assert result["outcome"]["robots"]["tb3"]["travelled_m"] == 0.0
     assert result["dispatched"][0]["codes"] == []
     assert result["dispatched"][1]["codes"] == []
 

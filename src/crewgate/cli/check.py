@@ -6,12 +6,8 @@ from pathlib import Path
 
 import typer
 
-from crewgate.api import check_plan
 from crewgate.cli.app import app
 from crewgate.cli.common import CrewArg, FaultOpt, JsonOpt, SeedOpt, WorldOpt, out, print_json
-from crewgate.cli.render import print_verdict
-from crewgate.planners.scripted import read_plan_file
-from crewgate.spec import load_crew
 
 
 @app.command()
@@ -29,6 +25,11 @@ def check(
 
     Exit status: 0 accepted, 1 refused, 2 bad input.
     """
+    from crewgate.api import check_plan
+    from crewgate.cli.render import print_verdict
+    from crewgate.planners.scripted import read_plan_file
+    from crewgate.spec import load_crew
+
     spec = load_crew(crew)
     verdict = check_plan(spec, read_plan_file(plan), request, faults=fault, world=world,
                          seed=seed)

@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import typer
 from rich.console import Console
-
-from crewgate.spec import Crew, load_crew
 
 out = Console(highlight=False, soft_wrap=True)
 
@@ -24,13 +21,5 @@ WorldOpt = typer.Option(None, "--world", help="Simulator world (default: the cre
 SeedOpt = typer.Option(0, "--seed", help="Simulator seed (noise, detection).")
 
 
-def crew_arg(value: str) -> Crew:
-    return load_crew(value)
-
-
 def print_json(data: Any) -> None:
     print(json.dumps(data, indent=2, allow_nan=False))
-
-
-def journal_path(value: Path | None) -> Path | None:
-    return value

@@ -10,12 +10,13 @@ from rich.table import Table
 
 from crewgate.cli.app import app, spec_app
 from crewgate.cli.common import CrewArg, JsonOpt, out, print_json
-from crewgate.spec import crew_json_schema, load_crew, packaged_crews
 
 
 @app.command()
 def crews(as_json: bool = JsonOpt) -> None:
     """List the crews that ship with crewgate."""
+    from crewgate.spec import load_crew, packaged_crews
+
     rows: list[dict[str, Any]] = []
     for name in packaged_crews():
         crew = load_crew(name)
@@ -37,6 +38,8 @@ def crews(as_json: bool = JsonOpt) -> None:
 @app.command()
 def validate(crew: str = CrewArg, as_json: bool = JsonOpt) -> None:
     """Check a crew spec: fields, types and every cross-reference, with file lines."""
+    from crewgate.spec import load_crew
+
     spec = load_crew(crew)
     skills = sum(len(r.skills) for r in spec.robots.values())
     summary = {"valid": True, "crew": spec.name, "robots": len(spec.robots), "skills": skills,
@@ -55,6 +58,8 @@ def schema(
     output: Path | None = typer.Option(None, "--out", "-o", help="Write to this file."),
 ) -> None:
     """Write the JSON Schema of crew spec files (for editors and CI)."""
+    from crewgate.spec import crew_json_schema
+
     text = crew_json_schema()
     if output is None:
         print(text)

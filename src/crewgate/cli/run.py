@@ -6,8 +6,6 @@ from pathlib import Path
 
 import typer
 
-from crewgate.adapters.sim import SimAdapter
-from crewgate.api import run_mission
 from crewgate.cli.app import app
 from crewgate.cli.common import (
     CrewArg,
@@ -19,12 +17,7 @@ from crewgate.cli.common import (
     out,
     print_json,
 )
-from crewgate.cli.render import event_line, print_outcome
 from crewgate.errors import UserError
-from crewgate.journal import Journal
-from crewgate.planners.registry import PlannerOptions, available_planners, make_planner
-from crewgate.sim.faults import parse_faults
-from crewgate.spec import load_crew
 
 DEFAULT_PLANNER = "exemplar"
 
@@ -50,6 +43,14 @@ def run(
 
     Exit status: 0 completed, 1 refused or halted, 2 bad input.
     """
+    from crewgate.adapters.sim import SimAdapter
+    from crewgate.api import run_mission
+    from crewgate.cli.render import event_line, print_outcome
+    from crewgate.journal import Journal
+    from crewgate.planners.registry import PlannerOptions, available_planners, make_planner
+    from crewgate.sim.faults import parse_faults
+    from crewgate.spec import load_crew
+
     spec = load_crew(crew)
     name = planner or ("scripted" if plan is not None else DEFAULT_PLANNER)
     if name not in available_planners() and planner is None:

@@ -8,8 +8,6 @@ import typer
 
 from crewgate.cli.app import app
 from crewgate.cli.common import JournalOpt, JsonOpt, out, print_json
-from crewgate.cli.render import event_line
-from crewgate.journal import Journal
 
 
 @app.command()
@@ -19,6 +17,9 @@ def trace(
     as_json: bool = JsonOpt,
 ) -> None:
     """Print every journaled event of a mission (--json exports them)."""
+    from crewgate.cli.render import event_line
+    from crewgate.journal import Journal
+
     jr = Journal(journal)
     try:
         mid = jr.resolve(mission_id)

@@ -4,13 +4,14 @@ arrives within its tolerance, stops on command."""
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import ClassVar
 
 from crewgate.adapters.base import RUNNING, Command, Progress
 from crewgate.sim.bodies.base import Action, Body, done, failed
 from crewgate.sim.pathplan import GridPlanner
 from crewgate.sim.pursuit import PurePursuit, UnicycleState
-from crewgate.spec import Skill
+from crewgate.spec import Box, Skill
 
 
 class DiffDrive(Body):
@@ -29,10 +30,9 @@ class DiffDrive(Body):
 
     def planner(self) -> GridPlanner:
         if self._planner is None:
-            self._planner = GridPlanner(
-                bounds=self.sim.crew.area.operational, obstacles=self.sim.obstacles,
-                resolution=float(self.params["grid_resolution"]),
-                inflation=float(self.params["robot_radius"]))
+            self._planner = _grid(self.sim.crew.area.operational, tuple(self.sim.obstacles),
+                                  float(self.params["grid_resolution"]),
+                                  float(self.params["robot_radius"]))
         return self._planner
 
     def pose(self) -> tuple[float, ...]:
@@ -46,6 +46,14 @@ class DiffDrive(Body):
 
     def act_stop(self, command: Command, skill: Skill) -> Action:
         return _Stop(self, command)
+
+
+@lru_cache(maxsize=32)
+def _grid(bounds: Box, obstacles: tuple[Box, ...], resolution: float, inflation: float
+          ) -> GridPlanner:
+    """Occupancy grids are immutable once built: share them across missions in one world."""
+    return GridPlanner(bounds=bounds, obstacles=obstacles, resolution=resolution,
+                       inflation=inflation)
 
 
 def navigation_goal(command: Command) -> tuple[float, float] | str:
