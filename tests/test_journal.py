@@ -279,10 +279,6 @@ def test_events_survive_a_process_killed_without_close(db_path: Path) -> None:
         jr.close()
 
 
-@pytest.mark.xfail(
-    strict=True, raises=AssertionError,
-    reason="BUG journal.py Journal.record: the per-mission seq counter lives only in memory, so "
-    "appending to a mission after reopening the file restarts at seq 1 (duplicate seq numbers)")
 def test_seq_continues_after_reopen(db_path: Path) -> None:
     jr = Journal(db_path)
     jr.start_mission(MID_A, "sar", "req", {})
@@ -354,10 +350,6 @@ def test_mission_lookup_of_unknown_id_is_not_found(journal: Journal) -> None:
         journal.mission(MID_A)
 
 
-@pytest.mark.xfail(
-    strict=True, raises=UserError,
-    reason="BUG journal.py Journal.resolve: an exact id is only preferred when it is the most "
-    "recently started match, so a full id that is also a prefix of a newer id is 'ambiguous'")
 def test_resolve_prefers_an_exact_id_over_longer_matches(
         journal: Journal, monkeypatch: pytest.MonkeyPatch) -> None:
     clock = iter([1000.0, 2000.0])  # deterministic start times: "run-10" is the newer one

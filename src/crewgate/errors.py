@@ -51,11 +51,11 @@ class NotFoundError(UserError):
         message = f"unknown {kind} {name!r}"
         close = difflib.get_close_matches(name, known_list, n=3, cutoff=0.5)
         if close:
-            message += f"; did you mean {' or '.join(repr(c) for c in close)}?"
+            message += f" (did you mean {' or '.join(repr(c) for c in close)}?)"
         elif known_list:
             message += f"; known: {', '.join(known_list)}"
         if hint:
-            message += f" ({hint})"
+            message += f"; {hint}"
         super().__init__(message)
 
 
@@ -76,6 +76,6 @@ class GateViolation(CrewgateError):
 
 
 def did_you_mean(name: str, known: Iterable[str]) -> str:
-    """A short suggestion suffix for messages: "; did you mean 'x'?" or an empty string."""
+    """A short suggestion suffix for messages: " (did you mean 'x'?)" or an empty string."""
     close = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)
-    return f"; did you mean {close[0]!r}?" if close else ""
+    return f" (did you mean {close[0]!r}?)" if close else ""

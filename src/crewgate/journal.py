@@ -106,8 +106,11 @@ Listener = Callable[[Event], None]
 class Journal:
     """A mission journal in one SQLite file (``":memory:"`` for a throwaway one)."""
 
-    def __init__(self, path: str | Path | None = None) -> None:
+    def __init__(self, path: str | Path | None = None, *, create: bool = True) -> None:
         self.path = str(path) if path is not None else str(default_journal_path())
+        if not create and self.path != ":memory:" and not Path(self.path).is_file():
+            raise UserError(f"no journal at {self.path!r}; missions are journaled where "
+                            "`crewgate run` wrote them (--journal or $CREWGATE_JOURNAL)")
         if self.path != ":memory:":
             try:
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
@@ -118,12 +121,12 @@ class Journal:
             self._db = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute("PRAGMA foreign_keys=ON")
             self._db.executescript(_SCHEMA)
         except sqlite3.Error as exc:
             raise UserError(f"cannot open journal {self.path!r}: {exc}; set CREWGATE_JOURNAL or "
                             "--journal to a writable SQLite file") from exc
         self._lock = threading.Lock()
-        self._seq: dict[str, int] = {}
         self._listeners: list[Listener] = []
 
     def subscribe(self, listener: Listener) -> None:
@@ -136,7 +139,6 @@ class Journal:
                 "VALUES (?, ?, ?, ?, ?)",
                 (mission_id, crew, request, time.time(), _dumps(meta)),
             )
-        self._seq[mission_id] = 0
 
     def record(
         self, mission_id: str, kind: str, *, t: float | None = None, step: int | None = None,
@@ -145,18 +147,24 @@ class Journal:
     ) -> Event:
         if kind not in KINDS:
             raise ValueError(f"unknown journal event kind {kind!r}")
+        wall, code_list, payload = time.time(), tuple(codes), data or {}
         with self._lock:
-            seq = self._seq.get(mission_id, 0) + 1
-            self._seq[mission_id] = seq
-            event = Event(mission_id, seq, time.time(), t, kind, step, robot, skill,
-                          tuple(codes), detail, data or {})
-            with self._db:
-                self._db.execute(
-                    "INSERT INTO events (mission_id, seq, wall, t, kind, step, robot, skill, "
-                    "codes, detail, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (mission_id, seq, event.wall, t, kind, step, robot, skill,
-                     json.dumps(list(event.codes)), detail, _dumps(event.data)),
-                )
+            try:
+                with self._db:
+                    # the next seq is taken inside the insert: correct across reopenings and
+                    # across several writers of one file
+                    row = self._db.execute(
+                        "INSERT INTO events (mission_id, seq, wall, t, kind, step, robot, skill, "
+                        "codes, detail, data) SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ?, "
+                        "?, ?, ?, ?, ? FROM events WHERE mission_id = ? RETURNING seq",
+                        (mission_id, wall, t, kind, step, robot, skill,
+                         json.dumps(list(code_list)), detail, _dumps(payload), mission_id),
+                    ).fetchone()
+            except sqlite3.IntegrityError as exc:
+                raise ValueError(f"mission {mission_id!r} was never started in journal "
+                                 f"{self.path}; call start_mission first") from exc
+            event = Event(mission_id, int(row[0]), wall, t, kind, step, robot, skill,
+                          code_list, detail, payload)
         for listener in self._listeners:
             listener(event)
         return event
@@ -169,18 +177,23 @@ class Journal:
             )
 
     def resolve(self, prefix: str) -> str:
-        """The mission id a (unique) prefix denotes."""
+        """The mission id a unique prefix (or the exact id) denotes; case-sensitive, literal."""
+        if not prefix:
+            raise UserError("give a mission id (or a unique prefix of one)")
         with self._lock:
-            rows = self._db.execute(
-                "SELECT mission_id FROM missions WHERE mission_id LIKE ? ORDER BY started_wall "
-                "DESC LIMIT 5", (prefix.replace("%", "") + "%",)).fetchall()
-        if len(rows) == 1 or (rows and rows[0][0] == prefix):
-            return str(rows[0][0])
+            rows = [str(r[0]) for r in self._db.execute(
+                "SELECT mission_id FROM missions WHERE substr(mission_id, 1, ?) = ? "
+                "ORDER BY started_wall DESC", (len(prefix), prefix)).fetchall()]
+        if prefix in rows:
+            return prefix
+        if len(rows) == 1:
+            return rows[0]
         if not rows:
             recent = [m.mission_id for m in self.missions(limit=5)]
             raise NotFoundError("mission", prefix, recent, f"journal {self.path}")
-        raise UserError(f"mission prefix {prefix!r} is ambiguous: "
-                        f"{', '.join(r[0] for r in rows)}; give more characters")
+        more = f" and {len(rows) - 5} more" if len(rows) > 5 else ""
+        raise UserError(f"mission prefix {prefix!r} is ambiguous: {', '.join(rows[:5])}{more}; "
+                        "give more characters")
 
     def mission(self, mission_id: str) -> MissionRecord:
         with self._lock:

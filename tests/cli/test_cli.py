@@ -146,16 +146,16 @@ def test_validate_empty_file(journal_path: Path, tmp_path: Path) -> None:
     assert "must be a mapping" in run.stderr
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="BUG spec loader: duplicate YAML keys are accepted silently (the last "
-                   "one wins), so a repeated robot/skill/top-level key is lost without a word")
 def test_validate_rejects_duplicate_keys(journal_path: Path, tmp_path: Path) -> None:
     text = _packaged_text("sar")
     broken = tmp_path / "dup.yaml"
     broken.write_text(text.replace("name: sar\n", "name: sar\nname: sar_two\n", 1),
                       encoding="utf-8")
     run = crewgate("validate", broken, journal=journal_path)
-    assert run.rc == 2, str(run)
+    assert_clean_failure(run)
+    line = text.splitlines().index("name: sar") + 2
+    assert f"line {line}" in run.stderr
+    assert "duplicate key 'name'" in run.stderr
 
 
 def test_validate_unknown_crew_suggests_the_closest(journal_path: Path) -> None:

@@ -37,6 +37,7 @@ def kinds(journal: Journal, result: MissionResult) -> list[str]:
 def test_nominal_mission_completes_with_physical_outcome(sar: Crew, run: Runner) -> None:
     result = run(sar, SAD, SAD_PLAN)
     assert result.status == "completed"
+    assert result.clean
     assert refs(result) == ["iris.takeoff", "iris.search_target", "tb3.navigate_to"]
     assert result.outcome["tb3_to_victim_m"] < 1.0
     assert result.execution_s > 30  # simulated seconds of flight and driving
@@ -164,6 +165,8 @@ def test_enforcement_off_dispatches_and_records_the_same_verdicts(
     nav = result.dispatched[2]
     assert (nav.robot, nav.skill) == ("tb3", "navigate_to")
     assert nav.codes == ["no_target_fix"]
+    assert result.codes == ["no_target_fix"]  # what the gate found and let through
+    assert not result.clean
     assert len(result.attempts) == 1
 
 

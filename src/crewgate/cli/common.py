@@ -10,7 +10,8 @@ from rich.console import Console
 
 out = Console(highlight=False, soft_wrap=True)
 
-CrewArg = typer.Argument(..., help="A packaged crew (see `crewgate crews`) or a crew YAML file.")
+CrewArg = typer.Argument(..., metavar="CREW",
+                         help="A packaged crew (see `crewgate crews`) or a crew YAML file.")
 JsonOpt = typer.Option(False, "--json", help="Print machine-readable JSON only.")
 JournalOpt = typer.Option(None, "--journal", envvar="CREWGATE_JOURNAL",
                           help="Journal file (default: ~/.local/state/crewgate/journal.sqlite3).")

@@ -56,7 +56,9 @@ def event_line(event: Event) -> str:
         bound = event.data["bindings"].items()
         detail += " " + ", ".join(_binding(n, b, event.t) for n, b in bound)
     elif event.kind == "result" and event.detail in ("succeeded", ""):
-        detail = "succeeded " + _result(event.data.get("result", {}))
+        detail = " ".join(filter(None, ["succeeded", _result(event.data.get("result", {}))]))
+    elif event.kind == "result":
+        detail = f"failed: {event.detail}"
     elif event.kind == "replan":
         detail = "asking the planner once more, with the gate's feedback"
     return f"[dim]{t}[/] [{style}]{icon} {event.kind:<13}[/] {step}{what}{escape(detail)}{codes}"
@@ -95,7 +97,10 @@ def _short(v: Any) -> str:
 
 def print_outcome(console: Console, result: MissionResult) -> None:
     color = {"completed": "green", "refused": "red", "halted": "yellow"}[result.status]
-    console.print(f"\n[bold {color}]{result.status.upper()}[/]"
+    label = result.status.upper()
+    if result.status == "completed" and not result.clean:
+        color, label = "yellow", "COMPLETED WITH VIOLATIONS OR FAILURES (enforcement off)"
+    console.print(f"\n[bold {color}]{label}[/]"
                   + (f"  codes: [red]{', '.join(result.codes)}[/]" if result.codes else "")
                   + (f"\n{escape(result.reason)}" if result.reason else ""))
     moved = list(result.dispatched)
@@ -116,9 +121,9 @@ def print_outcome(console: Console, result: MissionResult) -> None:
                                                 v['location'] != v['holder'] else "")
                                              for o, v in outcome["objects"].items()))
     for robot, state in result.final_state.items():
-        pose = state.get("pose")
-        facts.append(f"{robot}: pose {_short(pose) if pose is not None else '-'}"
-                     f"{'' if state.get('available', True) else ' (unavailable)'}")
+        shown = {k: v for k, v in state.items() if k != "available" and v is not None}
+        facts.append(f"{robot}: " + ", ".join(f"{k} {_short(v)}" for k, v in shown.items())
+                     + ("" if state.get("available", True) else " (unavailable)"))
     for f in facts:
         console.print(f"  {escape(f)}")
     console.print(f"[dim]planning {result.planning_s * 1000:.1f} ms, execution "

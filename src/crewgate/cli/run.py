@@ -41,7 +41,8 @@ def run(
 ) -> None:
     """Run a mission on the built-in simulator.
 
-    Exit status: 0 completed, 1 refused or halted, 2 bad input.
+    Exit status: 0 completed cleanly; 1 refused, halted, or (enforcement off) a step failed or
+    carried a gate code; 2 bad input.
     """
     from crewgate.adapters.sim import SimAdapter
     from crewgate.api import run_mission
@@ -76,4 +77,4 @@ def run(
         print_json(result.to_json())
     else:
         print_outcome(out, result)
-    raise typer.Exit(0 if result.status == "completed" else 1)
+    raise typer.Exit(0 if result.clean else 1)

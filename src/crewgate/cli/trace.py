@@ -20,7 +20,7 @@ def trace(
     from crewgate.cli.render import event_line
     from crewgate.journal import Journal
 
-    jr = Journal(journal)
+    jr = Journal(journal, create=False)
     try:
         mid = jr.resolve(mission_id)
         mission = jr.mission(mid)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 
 from crewgate.adapters.base import Adapter
@@ -30,7 +29,9 @@ from crewgate.world import World
 
 
 def new_mission_id() -> str:
-    return f"{datetime.now(UTC):%Y%m%d-%H%M%S}-{secrets.token_hex(3)}"
+    """12 random hex digits: short, and unique from the first characters on (the journal keeps
+    the time)."""
+    return secrets.token_hex(6)
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,7 +146,7 @@ class Orchestrator:
             if not auth.dispatchable:
                 result.refusals.append({"index": index, "codes": auth.verdict.codes})
                 result.codes = auth.verdict.codes
-                result.reason = f"step {index} {step.ref} refused at dispatch"
+                result.reason = f"step {index} {step.ref} was refused at its dispatch"
                 self._event(mid, "refusal", step=index, robot=step.robot, skill=step.skill,
                             codes=auth.verdict.codes, detail=result.reason,
                             data={"problems": [p.to_json() for p in auth.verdict.problems]})
@@ -173,10 +174,13 @@ class Orchestrator:
                     break
         if halted:
             result.status = "halted"
-            self._event(mid, "halt", detail=result.reason, codes=result.codes)
+            self._event(mid, "halt", detail="no later step will be dispatched; running the "
+                        "safe fallback", codes=result.codes)
             run_fallback(self, mid, mgate, engaged, result)
         else:
-            result.status = "completed"
+            result.status = "completed"  # ran to the end of the plan
+            if not cond.enforce:  # what the gate found and let through
+                result.codes = list(dict.fromkeys(c for d in result.dispatched for c in d.codes))
             if failures:
                 result.reason = "; ".join(failures)
         result.execution_s = self.adapter.now() - start

@@ -71,6 +71,12 @@ class MissionResult:
     planner_error: str | None = None
 
     @property
+    def clean(self) -> bool:
+        """Completed, every dispatched step succeeded and none carried a gate code."""
+        return self.status == "completed" and all(
+            d.succeeded and not d.codes for d in self.dispatched if d.kind == "step")
+
+    @property
     def plan(self) -> Plan | None:
         return self.attempts[-1].plan if self.attempts else None
 

@@ -100,3 +100,4 @@ def _robot(crew: Crew, robot: str, spec: str) -> None:
     if robot not in crew.robots:
         raise UserError(f"fault {spec!r}: crew {crew.name!r} has no robot {robot!r}"
                         f"{did_you_mean(robot, crew.robots)} (robots: {', '.join(crew.robots)})")
+

@@ -6,11 +6,12 @@ import json
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import yaml
 from pydantic import ValidationError
 
-from crewgate.errors import InputFileError, NotFoundError, SpecError
+from crewgate.errors import InputFileError, NotFoundError, SpecError, did_you_mean
 from crewgate.spec.crew import Crew, CrossReferenceError
 
 PathKey = tuple[str | int, ...]
@@ -60,7 +61,24 @@ def _load_file(path: str, mtime_ns: int, size: int) -> Crew:
     return parse_crew(text, path)
 
 
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: 10x faster
+_Base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: 10x faster
+
+
+class _Loader(_Base):  # type: ignore[misc]
+    """A safe loader that refuses duplicate keys (YAML would silently keep the last one)."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: dict[Any, int] = {}
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if isinstance(key, str | int | float | bool) and key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"duplicate key {key!r} (first on line {seen[key]})",
+                    key_node.start_mark)
+            if isinstance(key, str | int | float | bool):
+                seen[key] = key_node.start_mark.line + 1
+        mapping: dict[Any, Any] = super().construct_mapping(node, deep=deep)
+        return mapping
 
 
 def parse_crew(text: str, source: str) -> Crew:
@@ -92,11 +110,19 @@ def _describe(exc: ValidationError, root: yaml.Node | None) -> list[str]:
         path = _real_path(root, err["loc"])
         message = err["msg"].removeprefix("Value error, ")
         if err["type"] == "extra_forbidden":
-            message = "unknown field; check its spelling against docs/crew-spec.md"
+            message = (f"unknown field{did_you_mean(str(path[-1]), _field_names())}; "
+                       "`crewgate spec docs` lists every field")
         elif err["type"] == "missing":
             message = "required field is missing"
         problems.append(_line(root, path) + f"{_dotted(path) or '(top level)'}: {message}")
     return problems
+
+
+@lru_cache(maxsize=1)
+def _field_names() -> frozenset[str]:
+    from crewgate.spec.reference import SECTIONS
+
+    return frozenset(name for _, model in SECTIONS for name in model.model_fields)
 
 
 def _real_path(root: yaml.Node | None, loc: tuple[str | int, ...]) -> PathKey:
