@@ -25,3 +25,13 @@ def test_every_gate_code_is_documented() -> None:
 
     doc = (ROOT / "docs" / "gate.md").read_text(encoding="utf-8")
     assert [c.value for c in Code if f"`{c.value}`" not in doc] == []
+
+
+def test_api_docstring_example_runs() -> None:
+    import doctest
+
+    import crewgate.api
+
+    failures, tried = doctest.testmod(crewgate.api)
+    assert tried > 0
+    assert failures == 0

@@ -90,6 +90,8 @@ def _args(args: dict[str, Any]) -> str:
 
 
 def _short(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
     if isinstance(v, list | tuple):
         return "[" + ", ".join(f"{x:g}" if isinstance(x, float) else str(x) for x in v) + "]"
     return str(v)
