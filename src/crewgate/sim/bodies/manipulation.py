@@ -37,7 +37,9 @@ class Humanoid(Body):
         return (loc.pose[0], loc.pose[1]) if loc else None
 
     def publish(self) -> None:
-        self.sim.world.update(self.name, at=self.at, holding=self.holding, busy=self.busy)
+        pose = self.pose()
+        self.sim.world.update(self.name, at=self.at, holding=self.holding, busy=self.busy,
+                              pose=list(pose) if pose else None)
 
     def _object_on_table(self, wanted: str | None) -> str | None:
         here = [o for o, h in self.sim.objects.items() if h == self.at]
