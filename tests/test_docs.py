@@ -11,7 +11,7 @@ ROOT = Path(__file__).parents[1]
 
 def test_crew_spec_reference_is_current() -> None:
     doc = (ROOT / "docs" / "crew-spec.md").read_text(encoding="utf-8")
-    assert render_reference() in doc, "regenerate: see the end of docs/crew-spec.md"
+    assert render_reference() in doc, "regenerate with `make docs`"
 
 
 def test_every_spec_field_has_a_description() -> None:

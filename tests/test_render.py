@@ -12,11 +12,11 @@ import yaml
 
 from crewgate.conditions import CONDITIONS, Knowledge
 from crewgate.gate import Gate
-from crewgate.gate.request import words
 from crewgate.plan import parse_plan
 from crewgate.render import plan_json_schema, render_context
 from crewgate.spec import Crew, load_crew, parse_crew
 from crewgate.spec.loader import packaged_crews
+from crewgate.text.request import words
 from tests.conftest import plan, sim_world
 
 CRUSH = "bring the red cube to room_b"

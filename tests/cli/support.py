@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
-# app.py has no __main__ guard, so `python -m crewgate.cli.app` does nothing: use the script.
+# the installed console script, as a user runs it
 CREWGATE = Path(sys.executable).parent / "crewgate"
 EXAMPLE_PLAN = ROOT / "examples" / "sar_search_and_dispatch.json"
 WAREHOUSE = ROOT / "tests" / "data" / "crews" / "warehouse.yaml"

@@ -220,7 +220,7 @@ def test_human_run_shows_a_live_timeline_then_the_outcome(human: Mission) -> Non
     run = human.run
     assert run.rc == 0, str(run)
     lines = run.stdout.splitlines()
-    assert lines[0] == "crewgate crew sar, world A, planner scripted"
+    assert lines[0] == "crewgate crew sar, world A, planner scripted, condition ro"
 
     def first(pattern: str) -> int:
         for number, line in enumerate(lines):

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from crewgate.gate.request import RequestFacts
-from crewgate.gate.vocabulary import Vocabulary
 from crewgate.spec import Crew
+from crewgate.text.request import RequestFacts
+from crewgate.text.vocabulary import Vocabulary
 
 
 def facts(text: str) -> RequestFacts:

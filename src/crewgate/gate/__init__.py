@@ -6,9 +6,9 @@ never exceptions; a refused plan moves nothing.
 
 from crewgate.gate.codes import Code, Family
 from crewgate.gate.gate import Gate, Mode
-from crewgate.gate.request import RequestFacts
 from crewgate.gate.session import Authorization, MissionGate
 from crewgate.gate.verdict import PlanVerdict, Problem, StepVerdict
+from crewgate.text.request import RequestFacts
 
 __all__ = [
     "Authorization", "Code", "Family", "Gate", "MissionGate", "Mode", "PlanVerdict", "Problem",

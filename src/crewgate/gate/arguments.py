@@ -13,9 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from crewgate.gate.codes import Code
-from crewgate.gate.request import RequestFacts
 from crewgate.gate.verdict import Findings
-from crewgate.gate.vocabulary import Vocabulary
 from crewgate.spec import Areas, Box
 from crewgate.spec.params import (
     BindingParam,
@@ -31,6 +29,8 @@ from crewgate.spec.params import (
     ZoneParam,
     plan_fields,
 )
+from crewgate.text.request import RequestFacts
+from crewgate.text.vocabulary import Vocabulary
 
 
 class _Missing:

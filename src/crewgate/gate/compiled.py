@@ -13,10 +13,10 @@ from typing import Any
 from crewgate.gate.arguments import MISSING, ArgContext, read_param
 from crewgate.gate.codes import Code
 from crewgate.gate.verdict import Findings
-from crewgate.gate.vocabulary import Vocabulary
 from crewgate.spec import Crew, Skill, Workflow, split_ref
 from crewgate.spec.params import BindingParam, Param, param_default, plan_fields
 from crewgate.spec.workflow import ArgRule, OrderRule
+from crewgate.text.vocabulary import Vocabulary
 
 
 @dataclass(frozen=True, slots=True)

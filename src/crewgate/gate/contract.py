@@ -15,9 +15,9 @@ from typing import Any
 from crewgate.gate.arguments import ArgContext, contained, describe_value
 from crewgate.gate.codes import Code
 from crewgate.gate.compiled import CompiledSkill, CompiledWorkflow
-from crewgate.gate.request import RequestFacts
 from crewgate.gate.verdict import Findings
 from crewgate.spec.params import BindingParam, IntegerParam, NumberParam, plan_fields
+from crewgate.text.request import RequestFacts
 
 
 def check_step(

@@ -17,11 +17,11 @@ from crewgate.errors import did_you_mean
 from crewgate.gate.codes import Code
 from crewgate.gate.compiled import CompiledCrew, CompiledWorkflow, compile_crew
 from crewgate.gate.contract import check_complete, check_step, skill_level_containment
-from crewgate.gate.request import RequestFacts
 from crewgate.gate.state import apply_effects, check_available, check_binding, check_preconditions
 from crewgate.gate.verdict import Findings, PlanVerdict, Problem, StepVerdict
 from crewgate.plan import ParseFailure, Plan, Step
 from crewgate.spec import Crew
+from crewgate.text.request import RequestFacts
 from crewgate.world import BindingValue, World
 
 

@@ -16,10 +16,10 @@ from typing import Any, Literal
 from crewgate.errors import GateViolation
 from crewgate.gate.codes import Code
 from crewgate.gate.gate import Gate, Mode
-from crewgate.gate.request import RequestFacts
 from crewgate.gate.verdict import Problem, StepVerdict
 from crewgate.plan import Plan, Step
 from crewgate.spec import FallbackStep, split_ref
+from crewgate.text.request import RequestFacts
 from crewgate.world import BindingValue, World
 
 _serial = itertools.count(1)

@@ -82,9 +82,10 @@ class Orchestrator:
         context = render_context(self.crew, cond.knowledge)
         schema = plan_json_schema(self.crew, cond.knowledge)
         feedback: list[dict[str, Any]] = []
+        previous = ""
         for attempt in range(1, cond.replans + 2):
             ask = PlanningRequest(request, self.crew, context, schema, cond.name, attempt,
-                                  tuple(feedback), opts.scenario)
+                                  tuple(feedback), previous, opts.scenario)
             try:
                 out = planner.plan(ask)
             except PlannerError as exc:
@@ -100,24 +101,25 @@ class Orchestrator:
                                            dict(out.usage)))
             self._event(mid, "plan_proposed", detail=out.raw[:2000], data={
                 "attempt": attempt, "plan": plan.to_json() if plan else None,
-                "planning_s": out.planning_s, "usage": dict(out.usage)})
+                "planning_s": out.planning_s, "usage": dict(out.usage), "note": out.note})
             self._event(mid, "verdict", codes=verdict.codes,
                         detail="accepted" if verdict.accepted else "refused",
                         data={"attempt": attempt, **verdict.to_json()})
             if verdict.accepted or (not cond.enforce and plan is not None):
                 return plan
             if attempt <= cond.replans:
-                feedback = verdict.feedback()
+                feedback, previous = verdict.feedback(), out.raw
                 self._event(mid, "replan", codes=verdict.codes, data={"feedback": feedback})
                 continue
-            self._refuse_plan(mid, verdict, result)
+            self._refuse_plan(mid, verdict, result, out.note)
             return None
         return None  # pragma: no cover - the loop always returns
 
-    def _refuse_plan(self, mid: str, verdict: PlanVerdict, result: MissionResult) -> None:
+    def _refuse_plan(self, mid: str, verdict: PlanVerdict, result: MissionResult,
+                     note: str = "") -> None:
         result.status = "refused"
         result.codes = verdict.codes
-        result.reason = "the plan was refused before anything moved"
+        result.reason = note or "the plan was refused before anything moved"
         if verdict.problems:
             result.refusals.append({"index": None, "codes": _codes(verdict.problems)})
         result.refusals.extend({"index": s.index, "codes": s.codes}

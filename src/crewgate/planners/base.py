@@ -25,6 +25,7 @@ class PlanningRequest:
     condition: str = "ro"
     attempt: int = 1
     feedback: Sequence[Mapping[str, Any]] = ()  # gate problems: {"index", "code", "detail"}
+    previous_output: str = ""  # the raw output the feedback is about (on a replan)
     scenario: str | None = None  # set by the evaluation harness (replay matches on it)
 
 
@@ -34,6 +35,7 @@ class PlannerOutput:
     plan: Plan | ParseFailure
     planning_s: float
     usage: Mapping[str, int] = field(default_factory=dict)
+    note: str = ""  # why the planner proposes no plan (e.g. no workflow fits the request)
 
 
 @runtime_checkable

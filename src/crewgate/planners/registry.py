@@ -46,7 +46,8 @@ def make_planner(name: str, crew: Crew, options: PlannerOptions) -> Planner:
     found = {ep.name: ep for ep in entry_points(group=GROUP)}
     if name not in found:
         raise NotFoundError("planner", name, found,
-                            "install a plugin that registers it in the crewgate.planners group")
+                            "or install a plugin that registers it in the crewgate.planners "
+                            "entry-point group")
     try:
         factory: PlannerFactory = found[name].load()
     except ImportError as exc:

@@ -44,7 +44,8 @@ def _preamble(crew: Crew, knowledge: Knowledge) -> str:
 def _registry(crew: Crew) -> str:
     out = ["## Robots and their skills"]
     for rname, robot in crew.robots.items():
-        head = f"### {rname} ({robot.kind})"
+        head = f"### {rname} ({robot.kind}"
+        head += f", also called {', '.join(robot.aliases)})" if robot.aliases else ")"
         out.append(head + (f": {robot.description.strip()}" if robot.description else ""))
         for sname, skill in robot.skills.items():
             if skill.visible:

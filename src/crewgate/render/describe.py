@@ -72,6 +72,8 @@ def describe_skill(robot: str, name: str, skill: Skill) -> str:
         describe_param(p, spec, skill.is_required(p)) for p, spec in skill.params.items()
     )
     line = f"- {robot}.{name}({params}): {skill.description.strip()}"
+    if skill.aliases:
+        line += f" (Asked for as: {', '.join(skill.aliases)}.)"
     if skill.one_of:
         groups = " or ".join(
             ", ".join(f for n in g for f in plan_fields(n, skill.params[n])) for g in skill.one_of

@@ -8,6 +8,8 @@ structured output and grammar-constrained decoding.
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Mapping
 from typing import Any
 
 from crewgate.conditions import Knowledge
@@ -27,8 +29,18 @@ from crewgate.spec.params import (
     plan_fields,
 )
 
-MAX_STEPS = 32
+MAX_STEPS = 32  # the cap when a contract allows unbounded repetition
 JsonSchema = dict[str, Any]
+
+
+def max_plan_steps(crew: Crew) -> int:
+    """The longest plan any contract allows (sum of its steps' upper counts), capped at
+    MAX_STEPS. A bound on the steps array keeps small constrained models from looping."""
+    longest = 0
+    for wf in crew.workflows.values():
+        highs = [rule.count.high for rule in wf.steps.values()]
+        longest = max(longest, MAX_STEPS if None in highs else sum(h or 0 for h in highs))
+    return max(1, min(longest, MAX_STEPS))
 
 
 def plan_json_schema(crew: Crew, knowledge: Knowledge = Knowledge.CONTRACTS) -> JsonSchema:
@@ -55,7 +67,9 @@ def plan_json_schema(crew: Crew, knowledge: Knowledge = Knowledge.CONTRACTS) -> 
         "type": "object",
         "properties": {
             "workflow": {"type": "string", "enum": list(crew.workflows)},
-            "steps": {"type": "array", "items": step, "maxItems": MAX_STEPS},
+            "steps": {"type": "array", "items": step,
+                      "maxItems": MAX_STEPS if knowledge is Knowledge.FORMAT
+                      else max_plan_steps(crew)},
         },
         "required": ["workflow", "steps"],
         "additionalProperties": False,
@@ -132,3 +146,39 @@ def _scalar_schema(crew: Crew, param: Param) -> JsonSchema:
     if isinstance(param, BindingParam):
         return {"type": "string", "enum": list(param.bindings)}
     raise AssertionError(param)  # pragma: no cover
+
+
+def without_document_keys(schema: Mapping[str, Any]) -> JsonSchema:
+    """The schema without ``$schema``, ``$id`` and ``title``, which tool APIs and grammar
+    converters reject or ignore."""
+    return {k: v for k, v in schema.items() if k not in ("$schema", "$id", "title")}
+
+
+def grammar_schema(schema: Mapping[str, Any]) -> JsonSchema:
+    """The plan schema spelled for JSON-schema-to-grammar converters (llama.cpp's): the same
+    language, without the document keys, and with an object's ``anyOf`` of ``required`` groups
+    (a skill's one-of parameter groups) expanded into alternative objects, each requiring its
+    group; converters reject such an ``anyOf`` and fall back to unconstrained JSON."""
+    expanded: JsonSchema = _expand_required_groups(without_document_keys(schema))
+    return expanded
+
+
+def _expand_required_groups(node: Any) -> Any:
+    if isinstance(node, list):
+        return [_expand_required_groups(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out = {key: _expand_required_groups(value) for key, value in node.items()}
+    groups = out.get("anyOf")
+    if (isinstance(groups, list) and groups and "properties" in out
+            and all(isinstance(g, dict) and set(g) <= {"required"} for g in groups)):
+        base = {k: v for k, v in out.items() if k != "anyOf"}
+        alternatives = []
+        for group in groups:
+            alternative = copy.deepcopy(base)
+            required = list(base.get("required", []))
+            required += [f for f in group.get("required", []) if f not in required]
+            alternative["required"] = required
+            alternatives.append(alternative)
+        return {"anyOf": alternatives}
+    return out

@@ -28,6 +28,11 @@ class Skill(SpecModel):
     """A typed capability of one robot: what a plan step may ask that robot to do."""
 
     description: str = Field(description="What the skill does, shown to the planner.")
+    aliases: list[str] = Field(
+        default_factory=list,
+        description="Words people use for this action (land: ground, touch down). Shown to the "
+        "planner; the offline planner includes an optional step when the request uses one.",
+    )
     params: dict[Name, Param] = Field(default_factory=dict, description="Typed parameters.")
     one_of: list[list[Name]] = Field(
         default_factory=list,
@@ -81,6 +86,10 @@ class Robot(SpecModel):
 
     kind: str = Field(description="Free text, e.g. quadcopter, rover, humanoid, quadruped.")
     description: str = Field("", description="Shown to the planner.")
+    aliases: list[str] = Field(
+        default_factory=list,
+        description="Other names people use for this robot (the drone, the robot dog).",
+    )
     state: dict[Name, StateField] = Field(
         default_factory=dict,
         description="Live state fields. `available` (bool) is implicit on every robot.",

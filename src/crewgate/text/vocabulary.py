@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from crewgate.gate.request import RequestFacts, words
 from crewgate.spec import CrewObject, Location
+from crewgate.text.request import RequestFacts, words
 
 
 def phrase_key(text: str) -> str:

@@ -1,0 +1,119 @@
+"""``crewgate plan``: ask the planner, show what it proposed and the gate's verdict; nothing
+moves."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from crewgate.cli.app import app
+from crewgate.cli.common import (
+    ApiKeyEnvOpt,
+    BaseUrlOpt,
+    ConditionOpt,
+    CrewArg,
+    FaultOpt,
+    FreeFormOpt,
+    JsonOpt,
+    ModelOpt,
+    PlanFileOpt,
+    PlannerOpt,
+    PlansOpt,
+    SeedOpt,
+    TemperatureOpt,
+    TimeoutOpt,
+    WorldOpt,
+    out,
+    print_json,
+)
+
+
+@app.command("plan")
+def plan_command(
+    crew: str = CrewArg,
+    request: str = typer.Argument(..., help="What the crew should do, in plain language."),
+    planner: str | None = PlannerOpt,
+    plan: Path | None = PlanFileOpt,
+    plans: Path | None = PlansOpt,
+    model: str | None = ModelOpt,
+    base_url: str | None = BaseUrlOpt,
+    api_key_env: str | None = ApiKeyEnvOpt,
+    timeout: float = TimeoutOpt,
+    temperature: float = TemperatureOpt,
+    free_form: bool = FreeFormOpt,
+    condition: str | None = ConditionOpt,
+    show_prompt: bool = typer.Option(False, "--show-prompt", help="Print the context the "
+                                     "planner is given."),
+    world: str | None = WorldOpt,
+    fault: list[str] = FaultOpt,
+    seed: int = SeedOpt,
+    as_json: bool = JsonOpt,
+) -> None:
+    """Plan only: the planner's raw output, the parsed plan and the whole-plan verdict.
+
+    Exit status: 0 accepted, 1 refused or the planner failed, 2 bad input.
+    """
+    from rich.markup import escape
+
+    from crewgate.adapters.sim import SimAdapter
+    from crewgate.api import gate_for
+    from crewgate.cli.planning import build_planner
+    from crewgate.cli.render import print_verdict
+    from crewgate.conditions import condition as condition_named
+    from crewgate.errors import PlannerError
+    from crewgate.planners.base import PlanningRequest
+    from crewgate.render import plan_json_schema, render_context
+    from crewgate.sim.faults import parse_faults
+    from crewgate.spec import load_crew
+
+    spec = load_crew(crew)
+    cond = condition_named(condition or "ro")
+    chosen = build_planner(spec, planner=planner, plan=plan, plans=plans, model=model,
+                           base_url=base_url, api_key_env=api_key_env, timeout=timeout,
+                           temperature=temperature, free_form=free_form, seed=seed)
+    context = render_context(spec, cond.knowledge)
+    ask = PlanningRequest(request, spec, context, plan_json_schema(spec, cond.knowledge),
+                          cond.name)
+    if show_prompt and not as_json:
+        out.rule(f"context ({cond.name})")
+        out.print(escape(context))
+    try:
+        answer = chosen.plan(ask)
+    except PlannerError as exc:
+        if as_json:
+            print_json({"raw": None, "plan": None, "verdict": None, "planning_s": None,
+                        "planner": chosen.name, "error": str(exc)})
+        else:
+            out.print(f"[bold red]planner error:[/] {escape(str(exc))}")
+        raise typer.Exit(1) from None
+    world_state = SimAdapter(spec, world, seed=seed, faults=parse_faults(fault, spec)).world
+    verdict = gate_for(spec).validate(answer.plan, request, world_state)
+    parsed = answer.plan.to_json() if hasattr(answer.plan, "to_json") else None
+    if as_json:
+        payload = {"raw": answer.raw, "plan": parsed, "verdict": verdict.to_json(),
+                   "planning_s": round(answer.planning_s, 6), "planner": chosen.name,
+                   "condition": cond.name, "usage": dict(answer.usage)}
+        if show_prompt:
+            payload["context"] = context
+        if answer.note:
+            payload["note"] = answer.note
+        print_json(payload)
+    else:
+        out.rule(f"raw output ({chosen.name}, {answer.planning_s * 1000:.1f} ms)")
+        out.print(escape(_pretty(answer.raw)))
+        if answer.note:
+            out.print(f"[yellow]{escape(answer.note)}[/]")
+        out.rule("verdict")
+        print_verdict(out, verdict)
+    raise typer.Exit(0 if verdict.accepted else 1)
+
+
+def _pretty(raw: str) -> str:
+    """Raw output as written; indented when it is exactly one JSON object."""
+    import json
+
+    try:
+        return json.dumps(json.loads(raw), indent=2)
+    except ValueError:
+        return raw

@@ -1,0 +1,167 @@
+"""What the language-model backends share: configuration checks, the conversation of a planning
+request, the tool-friendly plan schema and the wording of planner errors.
+
+Nothing here talks to a network; the backends (``openai_planner``, ``anthropic_planner``) own
+their clients and translate the clients' exceptions with these helpers.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+from urllib.parse import urlsplit
+
+from crewgate.errors import PlannerError, UserError
+from crewgate.plan import ParseFailure
+from crewgate.planners.base import PlanningRequest, feedback_text
+from crewgate.render.plan_schema import without_document_keys
+
+LOCAL_PLACEHOLDER_KEY = "crewgate-local"  # sent to loopback servers, which ignore keys
+NO_OUTPUT = "(no output)"  # stands in for an empty previous answer in a replan conversation
+PLAN_TOOL = "submit_plan"
+PLAN_TOOL_DESCRIPTION = ("Submit the mission plan: the workflow and the steps, in dispatch order. "
+                         "A deterministic Robot Orchestrator checks the plan before any robot "
+                         "moves.")
+
+Role = Literal["user", "assistant"]
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One conversation turn after the system prompt."""
+
+    role: Role
+    text: str
+
+
+def is_loopback(url: str | None) -> bool:
+    """True when ``url`` names this machine (127.0.0.0/8, ::1 or localhost)."""
+    if not url:
+        return False
+    try:
+        host = urlsplit(url if "//" in url else f"//{url}").hostname
+    except ValueError:
+        return False
+    if host is None:
+        return False
+    host = host.strip("[]").lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def resolve_api_key(api_key_env: str, base_url: str, *, flag_hint: str = "--api-key-env NAME",
+                    environ: Mapping[str, str] | None = None) -> str:
+    """The API key from ``api_key_env``; a placeholder for a loopback server when it is unset.
+
+    Raises ``UserError`` naming the variable when the key is missing for a remote server, so a
+    misconfiguration fails before anything is sent.
+    """
+    env = os.environ if environ is None else environ
+    key = env.get(api_key_env, "").strip()
+    if key:
+        return key
+    if is_loopback(base_url):
+        return LOCAL_PLACEHOLDER_KEY
+    raise UserError(f"set {api_key_env} (or {flag_hint}) to the API key for {base_url}; "
+                    "a local server (127.0.0.1, localhost) needs no key")
+
+
+def require_model(model: str | None, backend: str) -> str:
+    """The model name, or a ``UserError`` saying how to give one."""
+    if model is None or not model.strip():
+        raise UserError(f"the {backend} planner needs a model: pass --model NAME "
+                        f"(the model name the server knows)")
+    return model.strip()
+
+
+def conversation(request: PlanningRequest) -> list[Turn]:
+    """The turns after the system prompt (which is ``request.context``): the request, and on a
+    replan the previous answer and the gate's feedback."""
+    turns = [Turn("user", request.request)]
+    if request.feedback or request.previous_output:
+        turns.append(Turn("assistant", request.previous_output.strip() or NO_OUTPUT))
+        turns.append(Turn("user", feedback_text(request.feedback)))
+    return turns
+
+
+def tool_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """The plan schema as a tool's input schema (without the document-level keys)."""
+    return without_document_keys(schema)
+
+
+def server_message(body: object, fallback: str = "") -> str:
+    """The human-readable message of an API error body (OpenAI and Anthropic shapes)."""
+    if isinstance(body, Mapping):
+        inner = body.get("error")
+        if isinstance(inner, Mapping) and inner.get("message"):
+            return str(inner["message"])
+        if isinstance(inner, str) and inner:
+            return inner
+        for key in ("message", "detail"):
+            if body.get(key):
+                return str(body[key])
+        return json.dumps(body, default=str)[:500]
+    if isinstance(body, str | bytes) and body:
+        text = body.decode("utf-8", "replace") if isinstance(body, bytes) else body
+        return text.strip()[:500]
+    return fallback
+
+
+def usage_dict(**counts: int | None) -> dict[str, int]:
+    """Token counts that are known, as ints."""
+    return {k: int(v) for k, v in counts.items() if isinstance(v, int)}
+
+
+def cause_text(exc: BaseException) -> str:
+    """The root cause of a client exception, for messages ("Connection refused", ...)."""
+    seen: set[int] = set()
+    inner: BaseException | None = exc
+    text = str(exc)
+    while inner is not None and id(inner) not in seen:
+        seen.add(id(inner))
+        if str(inner):
+            text = str(inner)
+        inner = inner.__cause__ or inner.__context__
+    return text
+
+
+# -- planner errors: one wording for every backend ---------------------------------------------
+
+
+def timeout_error(base_url: str, timeout_s: float, model: str) -> PlannerError:
+    return PlannerError(f"timed out after {timeout_s:g} s waiting for {base_url} (model {model!r});"
+                        " raise --timeout or check that the server is not overloaded")
+
+
+def connection_error(base_url: str, exc: BaseException) -> PlannerError:
+    return PlannerError(f"cannot reach {base_url}: {cause_text(exc)}")
+
+
+def status_error(base_url: str, status: int, message: str, *, api_key_env: str,
+                 model: str) -> PlannerError:
+    """An HTTP error answer: the status, the server's message, and the likely fix."""
+    text = f"{base_url} answered HTTP {status}: {message or '(no message)'}"
+    if status in (401, 403):
+        text += f"; check the API key in {api_key_env} (or --api-key-env NAME)"
+    elif status == 404:
+        text += f"; check the base URL and that model {model!r} is served there"
+    elif status == 429:
+        text += "; rate limited or out of quota, try again later"
+    return PlannerError(text)
+
+
+def invalid_answer_error(base_url: str, exc: BaseException) -> PlannerError:
+    return PlannerError(f"{base_url} sent an answer that is not a valid API response: {exc}")
+
+
+def truncated(raw: str, limit: str) -> ParseFailure:
+    """A cut-off answer is no plan, even when what arrived happens to parse."""
+    return ParseFailure((f"the answer was cut off ({limit}); it is not a complete plan",), raw)

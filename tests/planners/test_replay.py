@@ -1,0 +1,101 @@
+"""The replay planner: recorded outputs played back by scenario id (evaluation) or by request
+text (plan, run), attempts in order, the study's recorded plans included."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from crewgate.api import run_mission
+from crewgate.errors import InputFileError, PlannerError, UserError
+from crewgate.plan import ParseFailure, Plan
+from crewgate.planners.base import PlanningRequest
+from crewgate.planners.registry import PlannerOptions, make_planner
+from crewgate.planners.replay import ReplayPlanner, read_records
+from crewgate.spec import Crew
+
+CORPUS = Path(__file__).parents[1] / "corpus" / "study"
+G1_SEED1 = CORPUS / "g1_go2" / "recorded_plans_4arm_seed1.jsonl"
+
+
+def _ask(planner: ReplayPlanner, crew: Crew, text: str, condition: str = "ro", attempt: int = 1,
+         scenario: str | None = None) -> PlanningRequest:
+    return PlanningRequest(text, crew, "", {}, condition, attempt, scenario=scenario)
+
+
+def test_matches_by_scenario_id_condition_and_attempt(g1_go2: Crew) -> None:
+    planner = make_planner("replay", g1_go2, PlannerOptions(plans=G1_SEED1))
+    assert isinstance(planner, ReplayPlanner)
+    first = planner.plan(_ask(planner, g1_go2, "", scenario="fault_nav_invalid_2"))
+    second = planner.plan(_ask(planner, g1_go2, "", attempt=2, scenario="fault_nav_invalid_2"))
+    assert isinstance(first.plan, Plan)
+    assert isinstance(second.plan, Plan)
+    assert dict(first.plan.steps[0].args) == {"location": "parking_garage"}
+    assert dict(second.plan.steps[0].args) == {"location": "dropoff"}  # the recorded replan
+
+
+def test_matches_by_request_text_through_the_packaged_suite(g1_go2: Crew) -> None:
+    planner = ReplayPlanner.from_options(g1_go2, PlannerOptions(plans=G1_SEED1))
+    out = planner.plan(_ask(planner, g1_go2, "  Go to CHARGING ", condition="llm-only"))
+    assert isinstance(out.plan, Plan)
+    assert out.plan.steps[0].skill == "navigate"  # what gpt-5.4-mini wrote without the registry
+
+
+def test_a_missing_replan_repeats_the_last_output(g1_go2: Crew) -> None:
+    planner = ReplayPlanner.from_options(g1_go2, PlannerOptions(plans=G1_SEED1))
+    one = planner.plan(_ask(planner, g1_go2, "go to charging", attempt=1))
+    two = planner.plan(_ask(planner, g1_go2, "go to charging", attempt=2))
+    assert one.raw == two.raw
+
+
+def test_unknown_requests_and_conditions_are_planner_errors(g1_go2: Crew) -> None:
+    planner = ReplayPlanner.from_options(g1_go2, PlannerOptions(plans=G1_SEED1))
+    with pytest.raises(PlannerError, match="no recorded output"):
+        planner.plan(_ask(planner, g1_go2, "fly to the moon"))
+    with pytest.raises(PlannerError, match="under condition 'nope'"):
+        planner.plan(_ask(planner, g1_go2, "go to charging", condition="nope"))
+
+
+def test_raw_text_outputs_are_parsed_tolerantly(tmp_path: Path, sar: Crew) -> None:
+    path = tmp_path / "plans.jsonl"
+    records = [
+        {"scenario": "s1", "condition": "ro", "attempt": 1, "request": "Rover: go to x 3, y -2.",
+         "output": "Here you go:\n```json\n{\"workflow\": \"dispatch_only\", \"steps\": "
+                   "[{\"robot\": \"tb3\", \"skill\": \"navigate_to\", \"args\": "
+                   "{\"x\": 3, \"y\": -2}}]}\n```", "planning_s": 1.25},
+        {"scenario": "s2", "condition": "ro", "attempt": 1, "request": "nonsense",
+         "output": "I refuse."},
+    ]
+    path.write_text("\n".join(json.dumps(r) for r in records) + "\n", encoding="utf-8")
+    planner = ReplayPlanner(read_records(path), source=str(path))
+    out = planner.plan(_ask(planner, sar, "Rover: go to x 3, y -2."))
+    assert isinstance(out.plan, Plan)
+    assert out.planning_s == 1.25  # the recorded latency, for latency metrics
+    assert isinstance(planner.plan(_ask(planner, sar, "nonsense")).plan, ParseFailure)
+    result = run_mission(sar, "Rover: go to x 3, y -2.", planner, journal=":memory:")
+    assert result.status == "completed"
+
+
+def test_bad_files_name_the_line(tmp_path: Path, sar: Crew) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_text('{"scenario": "a", "condition": "ro", "attempt": 1, "output": {}}\n'
+                    '{"scenario": "b"}\n', encoding="utf-8")
+    with pytest.raises(InputFileError, match=r"bad.jsonl:2"):
+        read_records(path)
+    with pytest.raises(InputFileError, match="does not exist"):
+        read_records(tmp_path / "none.jsonl")
+    with pytest.raises(UserError, match="--plans FILE"):
+        ReplayPlanner.from_options(sar, PlannerOptions())
+
+
+def test_study_plans_replay_through_the_whole_mission(g1_go2: Crew) -> None:
+    """The study's recorded ro plan for an invalid destination is refused after its recorded
+    replan; nothing moves."""
+    planner = ReplayPlanner.from_options(g1_go2, PlannerOptions(plans=G1_SEED1))
+    result = run_mission(g1_go2, "navigate to the parking garage", planner, journal=":memory:")
+    assert result.status == "refused"
+    assert len(result.attempts) == 2
+    assert result.dispatched == []
+    assert "substituted_location" in result.codes
