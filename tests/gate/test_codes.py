@@ -295,3 +295,12 @@ def test_every_problem_is_reported_at_once(g1_go2: Crew) -> None:
     feedback = v.feedback()
     assert {f["index"] for f in feedback} == {0, 1, 2}
     assert all(f["detail"] for f in feedback)
+
+
+def test_every_binding_rule_is_judged_at_once(sar: Crew) -> None:
+    gate = Gate(sar)
+    world = sim_world(sar)
+    world.publish("victim", BindingValue((40.0, 45.0), world.now() - 500, 0.1, "iris"))
+    p = parse_plan(plan("dispatch_only", ("tb3", "navigate_to", {"target": "victim"})))
+    codes = gate.validate(p, "go to the victim", world).steps[0].codes
+    assert {"no_target_fix", "binding_out_of_bounds", "stale_binding"} <= set(codes)

@@ -115,3 +115,52 @@ def test_words_are_case_insensitive_whole_sequences() -> None:
     assert f.states_words("RED_CUBE")
     assert not f.states_words("red cubes")
     assert not f.states_words("cube red")
+
+
+@pytest.fixture(scope="module")
+def things(g1_go2: Crew) -> Vocabulary:
+    return Vocabulary.build("object", g1_go2.objects)
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [("dock at the charging bay", "charging"), ("park by the pickup truck", "pickup"),
+     ("go to the home office", "start"), ("walk to the room b annex", "room_b")],
+)
+def test_a_name_inside_a_longer_noun_phrase_is_not_stated(
+    places: Vocabulary, text: str, name: str
+) -> None:
+    assert not places.stated_in(facts(text), name)
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [("go to charging", "charging"), ("charging, then wave", "charging"),
+     ("head over to the pickup point please", "pickup"), ("walk home now", "start"),
+     ("bring the bottle to room b for me", "room_b")],
+)
+def test_a_name_ending_its_phrase_is_stated(places: Vocabulary, text: str, name: str) -> None:
+    assert places.stated_in(facts(text), name)
+
+
+def test_colours_and_overlapping_aliases(things: Vocabulary) -> None:
+    assert things.named_in(facts("hand me the green cube")) == []
+    assert things.named_in(facts("hand me the blue bottle")) == []
+    assert things.named_in(facts("hand me the red block")) == ["red_cube"]  # the longer alias
+    assert things.named_in(facts("hand me the block")) == ["block"]
+    assert things.named_in(facts("bring the bottle home")) == ["bottle"]
+
+
+@pytest.mark.parametrize(
+    ("text", "zone"),
+    [("The map spans x from -6 to 10. Search x from 0 to 8, y from 0 to 8", (0, 8, 0, 8)),
+     ("search on both axes [-4, 4]", (-4, 4, -4, 4)),
+     ("search both axes from -4 to 4", (-4, 4, -4, 4)),
+     ("x ∈ [-4, 4], y ∈ [-4, 4]", (-4, 4, -4, 4)),
+     ("sweep 3-7 on both axes", (3, 7, 3, 7)),
+     ("y from 1 to 2 and x from 3 to 4", (3, 4, 1, 2))],
+)
+def test_more_zone_phrasings(text: str, zone: tuple[float, float, float, float]) -> None:
+    f = facts(text)
+    assert f.zones == (tuple(float(v) for v in zone),)
+    assert f.points == ()

@@ -52,7 +52,8 @@ def test_invalid_plan_moves_nothing_and_is_refused_after_one_replan(
     assert result.final_state["tb3"]["pose"] == [-2.0, -2.0]
     assert [a.number for a in result.attempts] == [1, 2]
     assert result.codes == ["out_of_bounds", "substituted_location"]
-    assert result.refusals == [{"index": 0, "codes": result.attempts[1].verdict.steps[0].codes}]
+    assert [(r["index"], r["codes"], r["stage"]) for r in result.refusals] == [
+        (0, result.attempts[1].verdict.steps[0].codes, "plan")]
     assert kinds(journal, result).count("replan") == 1
     assert "dispatch" not in kinds(journal, result)
 
@@ -108,7 +109,9 @@ def test_robot_dropping_out_mid_mission_halts_and_lands_the_drone(
     assert refs(result) == ["iris.takeoff", "iris.search_target"]
     assert refs(result, "fallback") == ["iris.land"]
     assert result.final_state["iris"]["airborne"] is False
-    assert result.refusals == [{"index": 2, "codes": ["robot_unavailable"]}]
+    assert [(r["index"], r["codes"], r["stage"], r["robot"]) for r in result.refusals] == [
+        (2, ["robot_unavailable"], "dispatch", "tb3")]
+    assert result.refusals[0]["t"] > 30  # refused when the rover's turn came, after the search
     events = kinds(journal, result)
     assert events.index("halt") < events.index("fallback")
 
@@ -264,3 +267,40 @@ def test_attempts_record_raw_output_and_planning_time(sar: Crew, run: Runner) ->
     assert _plans_from(result)[0]["steps"][0]["skill"] == "navigate_to"
     assert result.attempts[0].raw.startswith("{")
     assert result.planning_s >= 0.0
+
+
+ABORT = "Emergency stop: land the drone and halt the rover immediately."
+ABORT_PLAN = plan("abort", ("iris", "land", {}), ("tb3", "stop", {}))
+
+
+def test_an_emergency_stop_stops_what_it_can(sar: Crew, run: Runner, journal: Journal) -> None:
+    """abort is a partial (safety) workflow: the drone being down must not keep the rover
+    going."""
+    result = run(sar, ABORT, ABORT_PLAN, faults=["robot_unavailable:iris"])
+    assert result.status == "completed"
+    assert refs(result) == ["tb3.stop"]
+    assert [(r["stage"], r["robot"]) for r in result.refusals] == [("skip", "iris")]
+    assert result.codes == ["robot_unavailable"]
+    assert not result.clean  # something asked for could not be done
+    assert result.attempts[0].verdict.accepted
+    skipped = [e for e in journal.events(result.mission_id) if e.kind == "refusal"]
+    assert "skipped" in skipped[0].detail
+
+
+def test_partial_workflows_still_refuse_other_problems_and_empty_plans(
+    sar: Crew, run: Runner
+) -> None:
+    everyone_down = run(sar, ABORT, ABORT_PLAN,
+                        faults=["robot_unavailable:iris", "robot_unavailable:tb3"])
+    assert everyone_down.status == "refused"
+    assert everyone_down.dispatched == []
+    wrong = run(sar, ABORT, plan("abort", ("iris", "land", {}), ("tb3", "navigate_to",
+                                                                 {"x": 1, "y": 1})),
+                faults=["robot_unavailable:iris"])
+    assert wrong.status == "refused"  # bad_assignment is not skippable
+
+
+def test_other_workflows_stay_fail_closed(sar: Crew, run: Runner) -> None:
+    result = run(sar, SAD, SAD_PLAN, faults=["robot_unavailable:tb3"])
+    assert result.status == "refused"
+    assert result.dispatched == []

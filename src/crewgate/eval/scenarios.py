@@ -5,12 +5,15 @@ from __future__ import annotations
 
 from importlib import resources
 from pathlib import Path
+from typing import Any, Literal
 
 import yaml
 from pydantic import Field, ValidationError
 
 from crewgate.errors import InputFileError, NotFoundError, SpecError
 from crewgate.spec.base import Name, SpecModel
+
+Family = Literal["none", "grounding", "contract", "state", "planner"]
 
 
 class Scenario(SpecModel):
@@ -22,9 +25,31 @@ class Scenario(SpecModel):
     faults: list[str] = Field(default_factory=list, description="Simulator fault specs.")
     expect_codes: list[str] = Field(
         default_factory=list, description="A correct block carries at least one of these codes.")
+    expect_family: Family | None = Field(
+        None, description="The code family a correct block shows (default: from expect_codes; "
+        "'planner' when no workflow fits and the planner should propose nothing).")
     study_fault: str = "none"
     world: str | None = None
+    tags: list[str] = Field(default_factory=list, description="paraphrase, substitution, "
+                            "injection, multi_fault, mid_mission, off_domain, ...")
+    reference_plan: dict[str, Any] | None = Field(
+        None, description="What a careful planner that cannot see the faults proposes "
+        "(used to verify the suite, never by planners).")
     note: str = ""
+
+    @property
+    def family(self) -> Family:
+        if self.expect_family is not None:
+            return self.expect_family
+        if not self.expect_codes:
+            return "none"
+        from crewgate.gate.codes import Code
+
+        families = {Code(c).family.value for c in self.expect_codes}
+        for family in ("state", "contract", "grounding"):
+            if family in families:
+                return family
+        return "none"
 
 
 class Suite(SpecModel):

@@ -151,5 +151,7 @@ class Gate:
             typed[p] for p in (skill.binding_params if skill else ())
             if mode is Mode.PLAN and typed is not None and typed.get(p) in produced
         )
-        verdict = StepVerdict(index, step.robot, step.skill, tuple(f.items), deferred)
+        skip = bool(wf is not None and wf.spec.partial and f.items
+                    and all(p.code is Code.ROBOT_UNAVAILABLE for p in f.items))
+        verdict = StepVerdict(index, step.robot, step.skill, tuple(f.items), deferred, skip)
         return StepCheck(verdict, typed, resolved)

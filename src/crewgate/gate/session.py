@@ -51,6 +51,12 @@ class Authorization:
         """Clean, or enforcement is off (the study's baselines dispatch regardless)."""
         return self.verdict.ok or not self.enforced
 
+    @property
+    def skip(self) -> bool:
+        """Refused only because the robot is unavailable, in a partial (safety) workflow: the
+        mission skips this step and goes on."""
+        return self.verdict.skip and self.enforced
+
 
 class MissionGate:
     """The gate's view of one running mission."""

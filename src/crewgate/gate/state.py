@@ -87,31 +87,33 @@ def apply_effects(
 def check_binding(
     name: str, rule: Binding, value: BindingValue | None, now: float, areas: Areas, f: Findings
 ) -> bool:
-    """Presence, finiteness, confidence, area and freshness of a runtime value."""
+    """Presence, finiteness, confidence, area and freshness of a runtime value; every rule that
+    can be judged is judged (an absent value can only be absent)."""
     if value is None or value.value is None:
         f.add(Code.NO_TARGET_FIX, f"no {name} has been published")
         return False
+    ok = True
     if not value.finite:
         f.add(Code.NO_TARGET_FIX, f"{name} {_show(value.value)} is not finite")
-        return False
+        ok = False
     if rule.min_confidence is not None and (
         value.confidence is None or value.confidence < rule.min_confidence
     ):
         f.add(Code.NO_TARGET_FIX, f"{name} confidence {value.confidence} is below "
               f"{rule.min_confidence}")
-        return False
-    if rule.inside_area:
+        ok = False
+    if rule.inside_area and value.finite:
         x, y = value.value[0], value.value[1]
         if not areas.operational.contains(x, y) or any(z.contains(x, y) for z in areas.keep_out):
             f.add(Code.BINDING_OUT_OF_BOUNDS, f"{name} ({x:g}, {y:g}) is outside the "
                   "operational area or inside a keep-out zone")
-            return False
+            ok = False
     if rule.max_age_s is not None:
         age = now - value.stamp
         if not math.isfinite(age) or age > rule.max_age_s:
             f.add(Code.STALE_BINDING, f"{name} is {age:.1f} s old (max {rule.max_age_s:g} s)")
-            return False
-    return True
+            ok = False
+    return ok
 
 
 def _show(value: Any) -> str:

@@ -30,6 +30,7 @@ class StepVerdict:
     skill: str
     problems: tuple[Problem, ...] = ()
     deferred: tuple[str, ...] = ()  # bindings checked only at dispatch (produced earlier in plan)
+    skip: bool = False  # refused only for an unavailable robot in a partial (safety) workflow
 
     @property
     def ok(self) -> bool:
@@ -40,8 +41,11 @@ class StepVerdict:
         return unique_codes(self.problems)
 
     def to_json(self) -> dict[str, Any]:
-        return {"index": self.index, "robot": self.robot, "skill": self.skill,
-                "codes": self.codes, "problems": [p.to_json() for p in self.problems]}
+        out = {"index": self.index, "robot": self.robot, "skill": self.skill,
+               "codes": self.codes, "problems": [p.to_json() for p in self.problems]}
+        if self.skip:
+            out["skip"] = True
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +58,9 @@ class PlanVerdict:
 
     @property
     def accepted(self) -> bool:
-        return not self.problems and all(s.ok for s in self.steps)
+        """No plan-level problem, every step clean or skippable, and something left to do."""
+        return (not self.problems and all(s.ok or s.skip for s in self.steps)
+                and (not self.steps or any(s.ok for s in self.steps)))
 
     @property
     def all_problems(self) -> list[Problem]:

@@ -120,9 +120,12 @@ class Orchestrator:
         result.status = "refused"
         result.codes = verdict.codes
         result.reason = note or "the plan was refused before anything moved"
+        t = self.adapter.now()
         if verdict.problems:
-            result.refusals.append({"index": None, "codes": _codes(verdict.problems)})
-        result.refusals.extend({"index": s.index, "codes": s.codes}
+            result.refusals.append({"index": None, "codes": _codes(verdict.problems), "t": t,
+                                    "stage": "plan"})
+        result.refusals.extend({"index": s.index, "codes": s.codes, "t": t, "stage": "plan",
+                                "robot": s.robot, "skill": s.skill}
                                for s in verdict.steps if not s.ok)
         self._event(mid, "refusal", codes=verdict.codes, detail=result.reason,
                     data={"problems": verdict.feedback()})
@@ -145,8 +148,19 @@ class Orchestrator:
                         data={"args": auth.args, "problems": [p.to_json()
                                                               for p in auth.verdict.problems],
                               "bindings": {k: v.to_json() for k, v in auth.bindings.items()}})
+            if auth.skip:
+                result.refusals.append({"index": index, "codes": auth.verdict.codes,
+                                        "t": self.adapter.now(), "stage": "skip",
+                                        "robot": step.robot, "skill": step.skill})
+                result.codes = list(dict.fromkeys([*result.codes, *auth.verdict.codes]))
+                self._event(mid, "refusal", step=index, robot=step.robot, skill=step.skill,
+                            codes=auth.verdict.codes, detail="skipped: the robot is unavailable "
+                            "and the workflow stops what it can")
+                continue
             if not auth.dispatchable:
-                result.refusals.append({"index": index, "codes": auth.verdict.codes})
+                result.refusals.append({"index": index, "codes": auth.verdict.codes,
+                                        "t": self.adapter.now(), "stage": "dispatch",
+                                        "robot": step.robot, "skill": step.skill})
                 result.codes = auth.verdict.codes
                 result.reason = f"step {index} {step.ref} was refused at its dispatch"
                 self._event(mid, "refusal", step=index, robot=step.robot, skill=step.skill,

@@ -72,8 +72,9 @@ class MissionResult:
 
     @property
     def clean(self) -> bool:
-        """Completed, every dispatched step succeeded and none carried a gate code."""
-        return self.status == "completed" and all(
+        """Completed, nothing skipped, every dispatched step succeeded and none carried a gate
+        code."""
+        return self.status == "completed" and not self.refusals and all(
             d.succeeded and not d.codes for d in self.dispatched if d.kind == "step")
 
     @property
@@ -91,7 +92,7 @@ class MissionResult:
             "reason": self.reason,
             "dispatched": [d.to_json() for d in self.dispatched if d.kind == "step"],
             "fallback": [d.to_json() for d in self.dispatched if d.kind == "fallback"],
-            "refusals": self.refusals,
+            "refusals": _jsonable(self.refusals),
             "attempts": [a.to_json() for a in self.attempts],
             "final_state": _jsonable(self.final_state),
             "bindings": _jsonable(self.bindings),

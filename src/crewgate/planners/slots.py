@@ -26,7 +26,7 @@ from crewgate.spec.params import (
     plan_fields,
 )
 from crewgate.text.request import RequestFacts, words
-from crewgate.text.vocabulary import Vocabulary
+from crewgate.text.vocabulary import BOUNDARY, Vocabulary
 
 _ARTICLES = {"the", "a", "an", "my", "our", "your", "this", "that"}
 _PRONOUNS = {"me", "us", "you", "him", "her", "them", "it", "everyone", "everybody"}
@@ -167,9 +167,10 @@ def provided(crew: Crew, facts: RequestFacts, things: Vocabulary) -> set[str]:
         out.add("point")
     if ZoneParam in kinds and facts.zones:
         out.add("zone")
-    if LocationParam in kinds and any(_candidates(_DEST, facts.text)):
+    if LocationParam in kinds and any(True for _ in _candidates(_DEST, facts.text)):
         out.add("location")
-    if ObjectParam in kinds and (things.named_in(facts) or any(_candidates(_OBJECT, facts.text))):
+    if ObjectParam in kinds and (things.named_in(facts) or any(
+            True for _ in _candidates(_OBJECT, facts.text))):
         out.add("object")
     return out
 
@@ -306,25 +307,26 @@ def _last_point(facts: RequestFacts) -> list[float]:
 
 def _phrase(pattern: re.Pattern[str], text: str, vocab: Vocabulary,
             known_only: bool = False) -> str | None:
-    """The first phrase the pattern captures, trimmed at a word that ends a noun phrase; the
-    crew's canonical name when it denotes one, else the phrase as written (never a guess)."""
-    for prefixes in _candidates(pattern, text):
-        for candidate in prefixes:  # longest first
-            resolved = vocab.resolve(candidate)
-            if resolved is not None:
-                return resolved
-        if prefixes and not known_only:
-            return prefixes[0]
+    """The first noun phrase the pattern captures (up to the word that ends it): the crew's
+    canonical name when the whole phrase denotes one, else the phrase as written. Never a part
+    of it: "the charging bay" is not ``charging`` (the gate refuses it, not the planner)."""
+    for candidate in _candidates(pattern, text):
+        resolved = vocab.resolve(candidate)
+        if resolved is not None:
+            return resolved
+        if not known_only:
+            return candidate
     return None
 
 
-def _candidates(pattern: re.Pattern[str], text: str) -> Iterator[list[str]]:
-    """Per match, the phrase's prefixes, longest first."""
+def _candidates(pattern: re.Pattern[str], text: str) -> Iterator[str]:
+    """Per match, the noun phrase it starts: articles dropped, cut at a function word."""
     for m in pattern.finditer(text):
         kept: list[str] = []
-        for word in re.split(r"[\s]+", m.group(1).strip()):
+        for word in re.split(r"[\s,.;:!?]+", m.group(1).strip()):
             bare = word.strip("'-").lower()
-            if not bare or bare in _PHRASE_END or re.fullmatch(r"[-+]?\d+(\.\d+)?", bare):
+            if not bare or bare in _PHRASE_END or (bare in BOUNDARY and kept) or re.fullmatch(
+                    r"[-+]?\d+(\.\d+)?", bare):
                 break
             if not kept and bare in _PRONOUNS:
                 break
@@ -333,7 +335,8 @@ def _candidates(pattern: re.Pattern[str], text: str) -> Iterator[list[str]]:
             kept.append(bare)
             if len(kept) == 4:
                 break
-        yield [" ".join(kept[:n]) for n in range(len(kept), 0, -1)]
+        if kept:
+            yield " ".join(kept)
 
 
 def _attached_number(name: str, text: str) -> float | None:
@@ -350,9 +353,8 @@ def delexicalize(text: str, places: Vocabulary, things: Vocabulary) -> str:
     or numbers."""
     out = f" {text.lower()} "
     for m in _DEST.finditer(text):
-        for prefixes in _candidates(_DEST, m.group(0)):
-            if prefixes:
-                out = out.replace(f" {prefixes[0]} ", " place ")
+        for phrase in _candidates(_DEST, m.group(0)):
+            out = out.replace(f" {phrase} ", " place ")
     for vocab, word in ((places, " place "), (things, " item ")):
         for phrases in vocab.phrases.values():
             for phrase in sorted(phrases, key=len, reverse=True):

@@ -96,6 +96,8 @@ def _contracts(crew: Crew) -> str:
         for order in wf.order:
             why = f" ({order.why})" if order.why else ""
             out.append(f"- {order.then} only after {order.first} has completed{why}")
+        if wf.partial:
+            out.append("A step whose robot is unavailable is skipped; the other steps still run.")
         if wf.examples:
             out.append("Example requests: " + " | ".join(repr(e) for e in wf.examples))
     if crew.fallback:

@@ -116,6 +116,12 @@ class Workflow(SpecModel):
     )
     order: list[OrderRule] = Field(default_factory=list, description="Ordering across steps.")
     min_steps: int = Field(1, ge=0, description="A plan needs at least this many steps.")
+    partial: bool = Field(
+        False,
+        description="A safety workflow (abort): a step refused only because its robot is "
+        "unavailable is skipped and journaled, and the other steps still run, so that an "
+        "emergency stop stops what it can.",
+    )
 
     @model_validator(mode="after")
     def _check(self) -> Workflow:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from itertools import pairwise
 
 TOLERANCE = 1e-3  # metres; values closer than this are the same stated value
 
@@ -25,7 +26,7 @@ _NUM = r"[-+]?\d+(?:\.\d+)?|[-+]?\.\d+"
 # a number not glued to a word ("TB3") nor part of a longer decimal; an "m" unit may follow
 _N = rf"(?<!\w)(?<!\w\.)({_NUM})(?:m(?!\w))?(?!\w)(?!\.\d)"
 _SEP = r"\s*(?:to|and|,|\.\.|…|–|—|through)\s*"
-_OPEN = r"\s*(?:from|in|between|range|ranging from|spanning|of|=|:)?\s*(?:from\s+)?[\[(]?\s*"
+_OPEN = r"\s*(?:from|in|between|range|ranging from|spanning|of|=|:|∈)?\s*(?:from\s+)?[\[(]?\s*"
 _CLOSE = r"\s*[\])]?"
 
 _AXIS_RANGE = re.compile(rf"\b([xy])\b{_OPEN}{_N}{_SEP}{_N}{_CLOSE}", re.IGNORECASE)
@@ -33,6 +34,16 @@ _BOTH_AXES = re.compile(
     rf"(?:from|between|within|in)?\s*[\[(]?\s*{_N}{_SEP}{_N}\s*[\])]?\s*"
     r"(?:m\s+)?(?:on|in|along|for|across)\s+(?:both\s+(?:axes|x\s+and\s+y|dimensions|directions)"
     r"|x\s+and\s+y|each\s+axis)",
+    re.IGNORECASE,
+)
+_BOTH_AXES_FIRST = re.compile(  # "on both axes [-4, 4]", "both axes from -4 to 4"
+    rf"(?:on|in|along|for|across)?\s*both\s+(?:axes|x\s+and\s+y|dimensions|directions)\s*"
+    rf"(?:in|within|from|between|of|=|:|∈)?\s*[\[(]?\s*{_N}{_SEP}{_N}\s*[\])]?",
+    re.IGNORECASE,
+)
+_UNSIGNED_BOTH = re.compile(  # "3-7 on both axes" (a hyphen only between unsigned numbers)
+    r"(?<![\w.-])(\d+(?:\.\d+)?)\s*[-–]\s*(\d+(?:\.\d+)?)(?![\w.])\s*(?:m\s+)?"
+    r"(?:on|in|along|for|across)\s+(?:both\s+(?:axes|dimensions|directions)|x\s+and\s+y)",
     re.IGNORECASE,
 )
 _XY_BOTH = re.compile(rf"\bx\s*(?:,|and)\s*y\b{_OPEN}{_N}{_SEP}{_N}{_CLOSE}", re.IGNORECASE)
@@ -56,6 +67,17 @@ def words(text: str) -> tuple[str, ...]:
     return tuple(_WORD.findall(text.lower()))
 
 
+def breaks(text: str) -> frozenset[int]:
+    """Indices of the word tokens followed by punctuation (not a space, "_" or "-"): a noun
+    phrase cannot run on past them ("red cube -> room_b", "dropoff, then")."""
+    matches = list(_WORD.finditer(text.lower()))
+    out = set()
+    for i, (a, b) in enumerate(pairwise(matches)):
+        if text[a.end():b.start()].strip(" \t_-"):
+            out.add(i)
+    return frozenset(out)
+
+
 def _normalize(text: str) -> str:
     text = text.replace("\u2212", "-").replace("\u2013", "–")
     # "y-2.0" and "x=3" read as a label followed by a number
@@ -68,6 +90,7 @@ class RequestFacts:
 
     text: str
     tokens: tuple[str, ...]
+    breaks: frozenset[int]  # token indices followed by punctuation
     numbers: tuple[float, ...]
     points: tuple[tuple[float, float], ...]
     zones: tuple[tuple[float, float, float, float], ...]  # x_min, x_max, y_min, y_max
@@ -78,7 +101,7 @@ class RequestFacts:
         zones, masked = _zones(norm)
         points = _points(masked)
         numbers = tuple(float(m.group(1)) for m in _NUMBER.finditer(norm))
-        return cls(text, words(text), numbers, points, zones)
+        return cls(text, words(text), breaks(text), numbers, points, zones)
 
     def states_words(self, phrase: str) -> bool:
         """Whether the request contains the phrase as a whole word sequence."""
@@ -117,22 +140,29 @@ def _zones(text: str) -> tuple[tuple[tuple[float, float, float, float], ...], st
     bounds are not also read as a point)."""
     zones: list[tuple[float, float, float, float]] = []
     spans: list[tuple[int, int]] = []
-    for pattern in (_BOTH_AXES, _XY_BOTH):
+    for pattern in (_BOTH_AXES, _BOTH_AXES_FIRST, _UNSIGNED_BOTH, _XY_BOTH):
         for m in pattern.finditer(text):
+            if any(a <= m.start() < b for a, b in spans):
+                continue
             lo, hi = sorted((float(m.group(1)), float(m.group(2))))
             zones.append((lo, hi, lo, hi))
             spans.append(m.span())
-    pending_x: list[tuple[float, float]] = []
-    pending_y: list[tuple[float, float]] = []
+    # an x range and a y range form a zone when one follows the other with no range of the same
+    # axis between them ("the map spans x from -6 to 10; search x from 0 to 8, y from 0 to 8")
+    pending: tuple[str, float, float] | None = None
     for m in _AXIS_RANGE.finditer(text):
         if any(a <= m.start() < b for a, b in spans):
             continue
+        axis = m.group(1).lower()
         lo, hi = sorted((float(m.group(2)), float(m.group(3))))
-        (pending_x if m.group(1).lower() == "x" else pending_y).append((lo, hi))
         spans.append(m.span())
-    # pair the n-th x range with the n-th y range, in reading order
-    for (x0, x1), (y0, y1) in zip(pending_x, pending_y, strict=False):
-        zones.append((x0, x1, y0, y1))
+        if pending is not None and pending[0] != axis:
+            x, y = ((pending[1], pending[2]), (lo, hi)) if axis == "y" else (
+                (lo, hi), (pending[1], pending[2]))
+            zones.append((x[0], x[1], y[0], y[1]))
+            pending = None
+        else:
+            pending = (axis, lo, hi)
     masked = text
     for a, b in spans:
         masked = masked[:a] + " " * (b - a) + masked[b:]

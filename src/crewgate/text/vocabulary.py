@@ -1,12 +1,37 @@
-"""Names and aliases of a crew's locations and objects, normalized for lookup and containment."""
+"""Names and aliases of a crew's locations and objects, normalized for lookup and containment.
+
+A request *states* a name when one of its phrases occurs as a whole noun phrase, not merely as
+words inside a longer one: "the charger" states ``charging`` (an alias); "the charging bay",
+"a pickup truck" or "the home office" state nothing (the phrase goes on into a head noun); "the
+green cube" does not state ``red_cube`` through its alias "cube" (another colour); and of two
+overlapping mentions the longer wins ("red block" is the red cube, not the block).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from crewgate.spec import CrewObject, Location
 from crewgate.text.request import RequestFacts, words
+
+# Words after which a noun phrase is over (used by the planners to cut a phrase they quote).
+BOUNDARY = frozenset("""
+a an the to from at on in into onto over under for with without and or but then please now
+right immediately quickly so again once by near next beside behind of as if is are was be where
+when while which that this these those it its me us you him her them i im my your our their
+before after until too also there here up down away back straight directly asap thanks thank
+home inside outside across along around through toward towards
+""".split())
+# Head nouns that make a name part of a longer name of another place or thing: "the charging
+# bay", "a pickup truck", "the home office" are not charging, pickup or home.
+HEAD_NOUNS = frozenset("""
+area bay zone station dock pad spot point corner room office hall lab annex wing building site
+garage lot yard roof deck floor level door gate wall window desk bench shelf rack table counter
+truck van car cart bin box crate tray cup ball bottle cube block can bag kit tool
+""".split())
+COLOURS = frozenset("""
+red green blue yellow black white orange purple pink brown grey gray silver gold golden
+""".split())
 
 
 def phrase_key(text: str) -> str:
@@ -14,13 +39,17 @@ def phrase_key(text: str) -> str:
     return " ".join(words(text))
 
 
-@dataclass(frozen=True, slots=True)
 class Vocabulary:
     """Canonical names of one kind (locations or objects) and every phrase that denotes them."""
 
-    kind: str
-    lookup: Mapping[str, str]  # phrase key -> canonical name
-    phrases: Mapping[str, tuple[str, ...]]  # canonical name -> its phrase keys
+    def __init__(self, kind: str, lookup: Mapping[str, str],
+                 phrases: Mapping[str, tuple[str, ...]]) -> None:
+        self.kind = kind
+        self.lookup = lookup  # phrase key -> canonical name
+        self.phrases = phrases  # canonical name -> its phrase keys
+        self._seqs = [(tuple(key.split()), name) for name, keys in phrases.items()
+                      for key in keys]
+        self._cache: dict[str, frozenset[str]] = {}
 
     @classmethod
     def build(cls, kind: str, entries: Mapping[str, Location | CrewObject]) -> Vocabulary:
@@ -38,9 +67,35 @@ class Vocabulary:
         return self.lookup.get(phrase_key(text))
 
     def stated_in(self, facts: RequestFacts, name: str) -> bool:
-        """Whether the request states this name or one of its aliases, as whole words."""
-        return any(facts.states_words(p) for p in self.phrases.get(name, ()))
+        """Whether the request states this name or one of its aliases as a noun phrase."""
+        return name in self.mentioned(facts)
 
     def named_in(self, facts: RequestFacts) -> list[str]:
-        """Every canonical name the request states."""
-        return [n for n in self.phrases if self.stated_in(facts, n)]
+        """Every canonical name the request states, in declaration order."""
+        found = self.mentioned(facts)
+        return [n for n in self.phrases if n in found]
+
+    def mentioned(self, facts: RequestFacts) -> frozenset[str]:
+        toks = facts.tokens
+        cached = self._cache.get(facts.text)
+        if cached is None:
+            cached = self._cache[facts.text] = self._mentions(toks, facts.breaks)
+            if len(self._cache) > 256:
+                self._cache.pop(next(iter(self._cache)))
+        return cached
+
+    def _mentions(self, toks: tuple[str, ...], breaks: frozenset[int]) -> frozenset[str]:
+        spans = [(i, i + len(seq), name) for seq, name in self._seqs
+                 for i in range(len(toks) - len(seq) + 1) if toks[i:i + len(seq)] == seq]
+        starts = {start for start, _, _ in spans}
+        kept = set()
+        for start, end, name in spans:
+            if any(s <= start and end <= e and (e - s) > (end - start) for s, e, _ in spans):
+                continue  # inside a longer mention ("pickup" in "pickup point")
+            if (end < len(toks) and toks[end] in HEAD_NOUNS and end not in starts
+                    and end - 1 not in breaks):
+                continue  # the noun phrase goes on: "charging bay", "pickup truck"
+            if start > 0 and toks[start - 1] in COLOURS:
+                continue  # another colour: "green cube" is not the red cube
+            kept.add(name)
+        return frozenset(kept)

@@ -1,0 +1,132 @@
+"""The evaluation's plots, written from the records alone (``crewgate report DIR`` redraws them).
+
+* ``metric_bars``: the proportion metrics per condition, with 95% Wilson intervals;
+* ``mission_timeline``: per mission, one lane per robot, a bar per dispatched step, the gate's
+  refusals (before anything moved, or at a step's dispatch: the gate's hold);
+* ``mission_map``: per air-ground mission, the area, obstacles, search zone, paths, victim, fix;
+* ``render_plots``: all of them under ``OUT/plots/``.
+
+matplotlib (``pip install "crewgate[eval]"``) is imported only when a figure is drawn, with the
+non-interactive Agg backend; every file is written as PNG (150 dpi) and SVG, deterministically.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from crewgate.eval.metrics import PROPORTIONS
+from crewgate.eval.plots_map import mission_map
+from crewgate.eval.plots_mission import crew_of, figure, mission_timeline, save
+from crewgate.eval.records import Record
+from crewgate.eval.report import LABELS, ordered
+from crewgate.spec import Crew
+
+__all__ = ["metric_bars", "mission_map", "mission_timeline", "render_plots", "safe_name"]
+
+CONDITION_COLORS = {"llm-only": "#b0b0b0", "skill-list": "#f2a65a", "ro-prompt": "#7fb3d5",
+                    "ro": "#1f4e79", "held-plan/off": "#d1495b", "held-plan/on": "#2e8b57"}
+SPARE_COLORS = ("#8e6c8a", "#c9a227", "#4f9d9a", "#a0522d", "#5c6bc0", "#7cb342")
+
+
+def metric_bars(metrics: dict[str, Any], path_stem: Path) -> list[Path]:
+    """Grouped bars: one group per proportion metric, one bar per condition (rate in %), 95%
+    Wilson whiskers, "n/a" where the metric has no denominator in that condition."""
+    cells: dict[str, dict[str, Any]] = metrics.get("conditions") or {}
+    conds = ordered(list(cells))
+    names = [n for n in PROPORTIONS if any(n in cells[c] for c in conds)]
+    names += sorted({n for c in conds for n, v in cells[c].items()
+                     if isinstance(v, dict) and "rate" in v and n not in names})
+    colors = _condition_colors(conds)
+    width = 0.84 / max(1, len(conds))
+    with figure(max(7.0, 1.15 * len(names) + 1.6), 5.4) as fig:
+        from matplotlib.patches import Patch
+
+        ax = fig.add_subplot()
+        for j, cond in enumerate(conds):
+            for i, name in enumerate(names):
+                x = i - 0.42 + width * (j + 0.5)
+                cell = cells[cond].get(name)
+                if not cell or cell.get("rate") is None:
+                    ax.text(x, 1.5, "n/a", rotation=90, ha="center", va="bottom", fontsize=7,
+                            color="#444")
+                    continue
+                rate = 100.0 * float(cell["rate"])
+                if rate == 0.0:
+                    ax.text(x, 1.5, "0", ha="center", va="bottom", fontsize=7, color="#222",
+                            bbox={"facecolor": "white", "edgecolor": "none", "pad": 0.5},
+                            zorder=5)
+                ax.bar(x, rate, width * 0.92, color=colors[cond], edgecolor="#333",
+                       linewidth=0.4)
+                if cell.get("ci"):
+                    lo, hi = (100.0 * float(v) for v in cell["ci"])
+                    ax.errorbar(x, rate, yerr=[[max(rate - lo, 0.0)], [max(hi - rate, 0.0)]],
+                                fmt="none", ecolor="#222", elinewidth=0.8, capsize=2.0)
+        ax.set_xticks(range(len(names)),
+                      [textwrap.fill(LABELS.get(n, n.replace("_", " ")), 15) for n in names],
+                      fontsize=7.5)
+        ax.set_xlim(-0.6, len(names) - 0.4)
+        ax.set_ylim(0, 104)
+        ax.set_ylabel("rate (%)")
+        ax.grid(axis="y", alpha=0.3)
+        ax.set_axisbelow(True)
+        ax.set_title(f"{metrics.get('crew')}: planner {metrics.get('planner')}, "
+                     f"suite {metrics.get('suite')}\nproportions per condition with 95% Wilson "
+                     "intervals; n/a: no mission or step to count")
+        fig.legend(handles=[Patch(facecolor=colors[c], edgecolor="#333",
+                                  label=c + _missions(cells[c].get("missions"))) for c in conds],
+                   loc="outside lower center", ncol=max(1, len(conds)))
+        return save(fig, path_stem)
+
+
+def render_plots(records: Sequence[Record], metrics: dict[str, Any], out_dir: Path, *,
+                 max_missions: int | None = None) -> list[Path]:
+    """``OUT/plots/metrics.png|svg``, ``plots/timelines/COND/SCENARIO-SAMPLE.png|svg`` per
+    mission and ``plots/maps/COND/SCENARIO-SAMPLE.png|svg`` per air-ground mission.
+    ``max_missions`` caps the missions drawn, taking the conditions in turn."""
+    root = out_dir / "plots"
+    written = metric_bars(metrics, root / "metrics")
+    crews: dict[str, Crew | None] = {}
+    for record in _chosen(records, max_missions):
+        cond = safe_name(str(record.get("condition", "none")))
+        name = f"{safe_name(str(record.get('scenario', 'mission')))}-{record.get('sample', 0)}"
+        source = str(record.get("crew_source") or record.get("crew"))
+        if source not in crews:
+            crews[source] = crew_of(record)
+        crew = crews[source]
+        written += mission_timeline(record, root / "timelines" / cond / name, crew=crew)
+        if crew is not None:
+            written += mission_map(record, crew, root / "maps" / cond / name) or []
+    return written
+
+
+def safe_name(text: str) -> str:
+    """A file-name part: "held-plan/off" -> "held-plan-off"."""
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-.") or "x"
+
+
+def _chosen(records: Sequence[Record], limit: int | None) -> list[Record]:
+    if limit is None:
+        return list(records)
+    queues: dict[str, list[Record]] = {}
+    for r in records:
+        queues.setdefault(str(r.get("condition")), []).append(r)
+    turns = [queues[c] for c in ordered(list(queues))]
+    out: list[Record] = []
+    depth = 0
+    while len(out) < limit and any(depth < len(q) for q in turns):
+        out += [q[depth] for q in turns if depth < len(q)][: limit - len(out)]
+        depth += 1
+    return out
+
+
+def _missions(count: Any) -> str:
+    return f" ({count} mission{'' if count == 1 else 's'})" if count else ""
+
+
+def _condition_colors(conds: list[str]) -> dict[str, str]:
+    spare = iter(SPARE_COLORS * (1 + len(conds) // len(SPARE_COLORS)))
+    return {c: CONDITION_COLORS.get(c) or next(spare) for c in conds}

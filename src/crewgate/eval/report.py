@@ -1,0 +1,137 @@
+"""Reports in the study's layout (metric rows, condition columns): metrics.json, report.md and
+table.tex, written from the records alone so that ``crewgate report DIR`` re-renders them."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from crewgate.eval.metrics import MEANS, PROPORTIONS, compute
+from crewgate.eval.records import Record, TraceFile
+
+ORDER = ("llm-only", "skill-list", "ro-prompt", "ro", "held-plan/off", "held-plan/on")
+LABELS = {
+    "workflow_accuracy": "Workflow accuracy", "skill_grounding": "Skill grounding",
+    "plan_executability": "Plan executability", "contract_violation": "Contract violation",
+    "false_dispatch": "False dispatch (all steps)",
+    "false_dispatch_per_dispatched": "False dispatch (per dispatched step)",
+    "false_dispatch_missions": "Missions with a false dispatch",
+    "safety_recall": "Safety-gate recall", "safety_precision": "Safety-gate precision",
+    "mission_success": "Nominal missions completed cleanly",
+    "objects_delivered": "Objects delivered (carry, handover)",
+    "planning_latency": "Planning latency (s)",
+    "violating_motion_m": "Motion under violating dispatches (m)",
+    "rover_delivery_error_m": "Rover delivery error (m)",
+}
+
+
+def ordered(conditions: Sequence[str]) -> list[str]:
+    return sorted(conditions, key=lambda c: (ORDER.index(c) if c in ORDER else len(ORDER), c))
+
+
+def by_planner(records: Sequence[Record]) -> dict[str, list[Record]]:
+    out: dict[str, list[Record]] = {}
+    for r in records:
+        out.setdefault(r["planner"], []).append(r)
+    return out
+
+
+def write_reports(records: Sequence[Record], out: Path, *, plots: bool = True,
+                  max_plots: int | None = None) -> dict[str, Any]:
+    """Write metrics.json, report.md, table.tex (and plots) for every planner; returns the
+    metrics (one planner: its object; several: {"planners": {NAME: object}})."""
+    out.mkdir(parents=True, exist_ok=True)
+    groups = by_planner(records)
+    results = {name: compute(recs) for name, recs in groups.items()}
+    payload: dict[str, Any] = (next(iter(results.values())) if len(results) == 1
+                               else {"planners": results})
+    (out / "metrics.json").write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+    (out / "report.md").write_text("\n".join(markdown(m) for m in results.values()),
+                                   encoding="utf-8")
+    (out / "table.tex").write_text("\n".join(latex(m) for m in results.values()),
+                                   encoding="utf-8")
+    if plots:
+        from crewgate.eval.plots import render_plots
+
+        for name, recs in groups.items():
+            target = out if len(groups) == 1 else out / name
+            render_plots(list(recs), results[name], target, max_missions=max_plots)
+    return payload
+
+
+def rerender(folder: Path, *, plots: bool = True) -> dict[str, Any]:
+    """``crewgate report DIR``: everything again, from DIR/traces.jsonl."""
+    return write_reports(TraceFile(folder / "traces.jsonl").read(), folder, plots=plots)
+
+
+def cell(metric: dict[str, Any], *, compact: bool = False) -> str:
+    if "k" in metric:
+        if metric["rate"] is None:
+            return f"n/a ({metric['k']}/{metric['n']})"
+        lo, hi = metric["ci"]
+        if compact:
+            return (f"{100 * metric['rate']:.1f}% [{100 * lo:.0f}-{100 * hi:.0f}] "
+                    f"{metric['k']}/{metric['n']}")
+        return (f"{100 * metric['rate']:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] "
+                f"({metric['k']}/{metric['n']})")
+    if metric["mean"] is None:
+        return "n/a"
+    if compact:
+        return f"{metric['mean']:.3g} ± {metric['std']:.2g}"
+    return f"{metric['mean']:.3g} ± {metric['std']:.2g} (n={metric['n']})"
+
+
+def _p(metric: dict[str, Any]) -> str:
+    p = metric.get("p_vs_ro")
+    return "" if p is None else (f"p={p:.2g}" if p >= 1e-4 else "p<1e-4")
+
+
+def markdown(metrics: dict[str, Any]) -> str:
+    conds = ordered(list(metrics["conditions"]))
+    cs = metrics["conditions"]
+    counts = ", ".join(f"{c} {cs[c]['missions']}" for c in conds)
+    lines = [f"# {metrics['crew']}: {metrics['planner']} on the {metrics['suite']} suite", "",
+             f"Missions per condition: {counts}. "
+             "Proportions with 95% Wilson intervals and k/n; p: two-sided Fisher exact test "
+             "against `ro` (held-plan: against enforcement on).", "",
+             "| metric | " + " | ".join(conds) + " |", "|---" * (len(conds) + 1) + "|"]
+    for name in (*PROPORTIONS, *MEANS):
+        row = [cell(cs[c][name]) + (f"<br>{_p(cs[c][name])}" if _p(cs[c][name]) else "")
+               for c in conds]
+        lines.append(f"| {LABELS[name]} | " + " | ".join(row) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def latex(metrics: dict[str, Any]) -> str:
+    conds = ordered(list(metrics["conditions"]))
+    cs = metrics["conditions"]
+    head = " & ".join(_tex(c) for c in conds)
+    lines = [r"\begin{table}[t]", r"\centering", r"\small",
+             rf"\caption{{{_tex(str(metrics['crew']))}: {_tex(str(metrics['planner']))} on the "
+             rf"{_tex(str(metrics['suite']))} suite. Rates with 95\% Wilson intervals; "
+             r"$^{*}$: $p<0.05$ against \texttt{ro} (Fisher exact).}",
+             r"\begin{tabular}{l" + "c" * len(conds) + "}", r"\toprule",
+             rf"Metric & {head} \\", r"\midrule"]
+    for name in (*PROPORTIONS, *MEANS):
+        row = []
+        for c in conds:
+            m = cs[c][name]
+            star = "$^{*}$" if m.get("p_vs_ro") is not None and m["p_vs_ro"] < 0.05 else ""
+            if "k" in m:
+                row.append("n/a" if m["rate"] is None else
+                           rf"{100 * m['rate']:.1f}{star} {{\scriptsize[{100 * m['ci'][0]:.0f}, "
+                           rf"{100 * m['ci'][1]:.0f}]}}")
+            else:
+                row.append("n/a" if m["mean"] is None else f"{m['mean']:.3g}")
+        lines.append(rf"{_tex(LABELS[name])} & " + " & ".join(row) + r" \\")
+    lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}", ""]
+    return "\n".join(lines)
+
+
+def _tex(text: str) -> str:
+    for a, b in (("\\", r"\textbackslash{}"), ("_", r"\_"), ("%", r"\%"), ("&", r"\&"),
+                 ("#", r"\#"), ("$", r"\$")):
+        text = text.replace(a, b)
+    return text
