@@ -196,3 +196,19 @@ def test_the_spy_sees_real_dispatches() -> None:
     assert [(c.ref, c.fallback, codes) for c, codes in spy.received] == [
         ("g1.grab_from_table", False, []), ("g1.place_on_table", False, []),
         ("g1.stop", True, [])]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(missions(), st.sampled_from(["llm-only", "skill-list", "ro-prompt"]))
+def test_with_enforcement_off_any_plan_runs_to_a_recorded_end(
+    case: tuple[str, str, dict[str, Any], list[str]], condition: str
+) -> None:
+    """The baselines dispatch unchecked arguments: the simulated robots reject what they
+    cannot read, and the mission still ends in a recorded status (never an exception)."""
+    from crewgate.api import run_mission
+
+    name, request, p, faults = case
+    result = run_mission(CREWS[name], request, ScriptedPlanner([p]), faults=faults,
+                         condition=condition, journal=":memory:")
+    assert result.status in ("completed", "refused", "halted")
+    assert all(d.succeeded is not None for d in result.dispatched)

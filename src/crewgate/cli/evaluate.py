@@ -83,7 +83,8 @@ def evaluate(
 
         records = run_evaluation(plan, advance)
     if output is not None:
-        payload = write_reports(records, output, plots=not no_plots)
+        with err.status(f"writing reports{'' if no_plots else ' and plots'} to {output} ..."):
+            payload = write_reports(records, output, plots=not no_plots)
     else:
         groups = by_planner(records)
         results = {n: compute(r) for n, r in groups.items()}
@@ -107,7 +108,8 @@ def report(
     """Re-render metrics.json, report.md, table.tex and the plots from saved traces."""
     from crewgate.eval.report import rerender
 
-    payload = rerender(folder, plots=not no_plots)
+    with err.status(f"re-rendering {folder} ..."):
+        payload = rerender(folder, plots=not no_plots)
     if as_json:
         print_json(payload)
         return

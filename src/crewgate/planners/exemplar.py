@@ -19,16 +19,16 @@ from typing import TYPE_CHECKING
 
 from crewgate.plan import Plan, Step
 from crewgate.planners.base import PlannerOutput, PlanningRequest
-from crewgate.planners.embedding import Encoder, LexicalEncoder, default_encoder
-from crewgate.planners.slots import (
-    delexicalize,
-    fill_plan,
-    filled_and_lacking,
-    negated_robots,
-    provided,
-    template,
+from crewgate.planners.cues import (
+    Cues,
+    mentioned,
+    missing_robots,
+    names_workflow,
     unasked_robots,
 )
+from crewgate.planners.embedding import Encoder, LexicalEncoder, default_encoder
+from crewgate.planners.phrases import delexicalize, sentences
+from crewgate.planners.slots import fill_plan, filled_and_lacking, provided, template
 from crewgate.spec import Crew, split_ref
 from crewgate.text.request import RequestFacts
 from crewgate.text.vocabulary import Vocabulary
@@ -38,15 +38,18 @@ if TYPE_CHECKING:
 
 # Below these similarities no contract is close enough (calibrated on the packaged crews:
 # nominal requests score >= 0.45 with MiniLM, unrelated ones <= 0.25; see tests/planners).
-THRESHOLDS = {"minilm": 0.35, "lexical": 0.12}
+THRESHOLDS = {"minilm": 0.30, "lexical": 0.12}
 
 
 # How the values a request states weigh on the choice of workflow (added to the similarity).
-SLOT_USED = 0.10  # a stated value (point, zone, destination, object) the template takes
+SLOT_USED = 0.10  # a stated crew value (point, zone, known place or object) the template takes
 SLOT_UNUSED = 0.15  # a stated value the template would ignore
 SLOT_LACKING = 0.15  # a required value the request does not state
 UNASKED_ROBOT = 0.10  # a robot the plan would move though the request names neither it nor its acts
+MISSING_ROBOT = 0.10  # a robot the request names that the plan would leave idle
 NEGATED_ROBOT = 0.25  # a robot the plan would move though the request says to leave it out
+NAMED_WORKFLOW = 0.10  # the request uses the workflow's name ("abort", "search ... only")
+ASKED_STEPS = 0.10  # the request names the action of at least one of the template's steps
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +85,7 @@ class ExemplarPlanner:
                          for ex in (wf.examples or [wf.description])]
         self.encoder.similarity("warm-up", [m for _, _, m in self.examples])  # embed them once
 
-    def _mask(self, text: str) -> str:
+    def _mask(self, text: str) -> str:  # see phrases.delexicalize
         return delexicalize(text, self.places, self.things)
 
     @classmethod
@@ -90,8 +93,13 @@ class ExemplarPlanner:
         return cls(crew)
 
     def rank(self, request: str) -> list[Match]:
-        """Workflows by their best example's similarity to the request, best first."""
-        scores = self.encoder.similarity(self._mask(request), [m for _, _, m in self.examples])
+        """Workflows by their best example's similarity to the request (or to one of its
+        sentences, so that a preamble does not drown the instruction), best first."""
+        examples = [m for _, _, m in self.examples]
+        scores = self.encoder.similarity(self._mask(request), examples)
+        for part in sentences(request):
+            scores = [max(a, b) for a, b in zip(
+                scores, self.encoder.similarity(self._mask(part), examples), strict=True)]
         best: dict[str, Match] = {}
         for (name, example, _), score in zip(self.examples, scores, strict=True):
             if name not in best or score > best[name].score:
@@ -102,18 +110,23 @@ class ExemplarPlanner:
         """Every workflow's filled template, scored: similarity to its nearest example, plus how
         well the values the request states fit the slots the template takes."""
         facts = RequestFacts.read(request)
-        stated = provided(self.crew, facts, self.things)
-        negated = negated_robots(self.crew, request)
+        cues = Cues.read(self.crew, request)
+        known, unknown = provided(self.crew, facts, self.places, self.things)
         out = []
         for match in self.rank(request):
             wf = self.crew.workflows[match.workflow]
-            refs = template(self.crew, wf, request)
+            refs = template(self.crew, wf, cues)
             args = fill_plan(self.crew, wf, refs, facts, self.places, self.things)
-            filled, lacking = filled_and_lacking(self.crew, wf, refs, args, request)
-            fit = (SLOT_USED * len(stated & filled) - SLOT_UNUSED * len(stated - filled)
+            filled, lacking = filled_and_lacking(self.crew, wf, refs, args, cues)
+            moving = {split_ref(ref)[0] for ref in refs}
+            fit = (SLOT_USED * len(known & filled)
+                   - SLOT_UNUSED * len((known | unknown) - filled)
                    - SLOT_LACKING * len(lacking)
-                   - UNASKED_ROBOT * len(unasked_robots(self.crew, refs, request))
-                   - NEGATED_ROBOT * len(negated & {ref.split(".")[0] for ref in refs}))
+                   - UNASKED_ROBOT * len(unasked_robots(self.crew, refs, cues))
+                   - MISSING_ROBOT * len(missing_robots(refs, cues))
+                   - NEGATED_ROBOT * len(cues.excluded & moving)
+                   + NAMED_WORKFLOW * names_workflow(match.workflow, cues)
+                   + ASKED_STEPS * any(mentioned(self.crew, r, cues) for r in refs))
             plan = Plan(match.workflow, tuple(
                 Step(*split_ref(ref), args=a) for ref, a in zip(refs, args, strict=True)))
             out.append(Candidate(match, fit, plan))

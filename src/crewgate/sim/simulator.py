@@ -98,7 +98,12 @@ class Simulator:
         if command.ref in self.faults.hanging:
             action = HangingAction(body, command)
         else:
-            action = body.action(action_name, command, skill)
+            try:
+                action = body.action(action_name, command, skill)
+            except (KeyError, TypeError, ValueError, IndexError) as exc:
+                # unchecked arguments reach the robot only with enforcement off: it rejects them
+                raise AdapterError(f"{command.ref} rejected its arguments "
+                                   f"{dict(command.args)!r}: {type(exc).__name__}: {exc}") from exc
             if command.ref in self.faults.failing:
                 action = FailingAction(action, skill.duration_s / 2)
         self.running[command.token] = (command, action)
@@ -138,7 +143,11 @@ class Simulator:
                 self.finished[token] = Progress(Status.FAILED, f"{command.robot} stopped "
                                                 "responding")
                 continue
-            progress = action.step(dt)
+            try:
+                progress = action.step(dt)
+            except (KeyError, TypeError, ValueError, IndexError, ArithmeticError) as exc:
+                progress = Progress(Status.FAILED, f"{command.ref} failed on its arguments: "
+                                    f"{type(exc).__name__}: {exc}")
             if progress.status is not Status.RUNNING:
                 del self.running[token]
                 self.finished[token] = progress
