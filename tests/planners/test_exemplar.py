@@ -165,3 +165,9 @@ def test_the_exemplar_output_is_json_with_its_evidence(planners: dict[str, Exemp
     assert raw["workflow"] == "manipulation_only"
     assert raw["nearest_example"] in planners["g1_go2"].crew.workflows[
         "manipulation_only"].examples
+
+
+def test_a_robot_is_not_the_object_to_carry(planners: dict[str, ExemplarPlanner]) -> None:
+    plan = ask(planners["g1_go2"], "Take the quadruped to the drop-off point.")
+    assert plan.workflow == "navigation_only"
+    assert [dict(s.args) for s in plan.steps] == [{"location": "dropoff"}]

@@ -67,9 +67,13 @@ def _ordered(wf: Workflow, refs: list[str]) -> list[str]:
 
 
 def action_words(crew: Crew) -> frozenset[str]:
-    """The last words of every skill name and alias ("wave", "stop"): never an object."""
-    return frozenset(words(p)[-1] for r in crew.robots.values() for n, s in r.skills.items()
-                     for p in (n.replace("_", " "), *s.aliases) if words(p))
+    """Words that end no object phrase: the last words of every skill name and alias ("wave",
+    "stop") and of every robot's name, kind and aliases ("take the quadruped to ..." moves the
+    robot, it does not carry it)."""
+    phrases = [p for r in crew.robots.values() for n, s in r.skills.items()
+               for p in (n.replace("_", " "), *s.aliases)]
+    phrases += [p for name, r in crew.robots.items() for p in (name, r.kind, *r.aliases)]
+    return frozenset(words(p)[-1] for p in phrases if words(p))
 
 
 def fill_plan(crew: Crew, wf: Workflow, refs: list[str], facts: RequestFacts,
