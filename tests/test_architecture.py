@@ -4,6 +4,8 @@ both rendered for the planner and checked by the gate."""
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import crewgate
@@ -74,7 +76,12 @@ def test_layers_point_one_way() -> None:
         "planners": {"crewgate.orchestrator", "crewgate.cli", "crewgate.adapters",
                      "crewgate.sim", "crewgate.gate", "crewgate.eval.runner"},
         "sim": {"crewgate.orchestrator", "crewgate.cli", "crewgate.planners", "crewgate.gate"},
+        # the ROS 2 backend is an adapter (and simulated robots): it never judges or plans
+        "ros2": {"crewgate.orchestrator", "crewgate.cli", "crewgate.planners", "crewgate.gate",
+                 "crewgate.eval", "crewgate.render"},
     }
+    for core in ("text", "spec", "gate", "render", "planners", "sim", "adapters"):
+        rules[core] = rules.get(core, set()) | {"crewgate.ros2"}
     bad = []
     for package, forbidden in rules.items():
         for path in (SRC / package).rglob("*.py"):
@@ -86,3 +93,13 @@ def test_layers_point_one_way() -> None:
                     if any(name == f or name.startswith(f + ".") for f in forbidden):
                         bad.append(f"{path.relative_to(SRC)} imports {name}")
     assert bad == []
+
+
+def test_the_core_imports_without_rclpy() -> None:
+    """ROS 2 is an extra: with rclpy unimportable, the library, the CLI and the protocol load."""
+    code = ("import sys; sys.modules['rclpy'] = None; "
+            "import crewgate.api, crewgate.cli.app, crewgate.ros2.protocol, crewgate.eval.runner; "
+            "assert 'rclpy' not in [m for m in sys.modules if sys.modules[m] is not None]")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=False)
+    assert proc.returncode == 0, proc.stderr

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from crewgate.adapters.base import Adapter
 from crewgate.adapters.sim import SimAdapter
 from crewgate.conditions import Condition
 from crewgate.conditions import condition as condition_named
@@ -66,22 +67,24 @@ def run_mission(
     world: str | None = None, seed: int = 0, faults: Sequence[str] = (),
     condition: Condition | str = "ro",
     journal: Journal | str | Path | None = None, scenario: str | None = None,
-    adapter: SimAdapter | None = None,
+    adapter: Adapter | None = None,
 ) -> MissionResult:
-    """Plan, validate, execute on the built-in simulator, and journal one mission.
+    """Plan, validate, execute and journal one mission: on the built-in simulator unless an
+    ``adapter`` is given (e.g. :class:`crewgate.ros2.Ros2Adapter`; the caller closes it).
 
     ``condition`` sets what the planner is told and whether the gate enforces (``ro``: enforce,
     one replan; ``ro-prompt``: same context, verdicts recorded but not enforced).
     """
     spec = _crew(crew)
     cond = condition_named(condition) if isinstance(condition, str) else condition
-    sim = adapter or SimAdapter(spec, world, seed=seed, faults=parse_faults(faults, spec))
+    backend = adapter or SimAdapter(spec, world, seed=seed, faults=parse_faults(faults, spec))
     own_journal = not isinstance(journal, Journal)
     jr = journal if isinstance(journal, Journal) else Journal(journal)
     try:
-        orch = Orchestrator(gate_for(spec), sim, jr, tick_s=sim.tick_s)
-        meta = {"backend": "sim", "world": sim.sim.world_name, "seed": seed,
-                "faults": list(faults)}
+        orch = Orchestrator(gate_for(spec), backend, jr, tick_s=backend.tick_s)
+        meta: dict[str, Any] = {"backend": backend.name}
+        if isinstance(backend, SimAdapter):
+            meta.update(world=backend.sim.world_name, seed=seed, faults=list(faults))
         return orch.run(request, planner, MissionOptions(cond, scenario, meta))
     finally:
         if own_journal:

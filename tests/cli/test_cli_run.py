@@ -177,6 +177,19 @@ def test_trace_unknown_mission_is_a_user_error(completed: Mission) -> None:
     assert completed.mission_id in run.stderr  # the journal's missions are offered
 
 
+def test_trace_without_an_id_shows_the_latest_mission(journal_path: Path) -> None:
+    empty = crewgate("trace", journal=journal_path)
+    assert empty.rc == 2, str(empty)
+    assert "has no mission yet" in empty.stderr or "no journal" in empty.stderr, str(empty)
+    first = crewgate("run", "sar", SAR_REQUEST, "--plan", EXAMPLE_PLAN, "--json",
+                     journal=journal_path).json()["mission_id"]
+    second = crewgate("run", "sar", "fly the drone up", "--json",
+                      journal=journal_path).json()["mission_id"]
+    assert first != second
+    latest = crewgate("trace", "--json", journal=journal_path).json()
+    assert latest["mission"]["mission_id"] == second
+
+
 def test_short_prefixes_tell_missions_apart(journal_path: Path) -> None:
     """Mission ids are random from the first character, so a few characters name a mission
     even in a journal of many; a shared prefix is reported as ambiguous, never guessed."""

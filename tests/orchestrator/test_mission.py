@@ -7,6 +7,8 @@ from typing import Any
 
 import pytest
 
+from crewgate.adapters.sim import SimAdapter
+from crewgate.api import run_mission
 from crewgate.errors import GateViolation, PlannerError
 from crewgate.gate import Gate, MissionGate
 from crewgate.journal import Journal
@@ -304,3 +306,29 @@ def test_other_workflows_stay_fail_closed(sar: Crew, run: Runner) -> None:
     result = run(sar, SAD, SAD_PLAN, faults=["robot_unavailable:tb3"])
     assert result.status == "refused"
     assert result.dispatched == []
+
+
+class _EstopAt(SimAdapter):
+    """The simulator with an e-stop pressed at a given simulated time."""
+
+    def __init__(self, crew: Crew, at_s: float) -> None:
+        super().__init__(crew)
+        self.at_s = at_s
+
+    def abort_reason(self) -> str | None:
+        return "e-stop pressed" if self.now() >= self.at_s else None
+
+
+@pytest.mark.parametrize("condition", ["ro", "ro-prompt"])
+def test_an_estop_cancels_the_running_step_and_dispatches_nothing_more(
+    sar: Crew, journal: Journal, condition: str
+) -> None:
+    adapter = _EstopAt(sar, at_s=10.0)  # mid-search
+    result = run_mission(sar, SAD, ScriptedPlanner([SAD_PLAN]), adapter=adapter,
+                         condition=condition, journal=journal)
+    assert result.status == "halted"
+    assert refs(result) == ["iris.takeoff", "iris.search_target"]  # never the rover
+    assert refs(result, "fallback") == []  # the robots hold their own stop
+    assert result.dispatched[1].message == "cancelled: e-stop pressed"
+    halt = next(e for e in journal.events(result.mission_id) if e.kind == "halt")
+    assert "e-stop" in halt.detail

@@ -63,6 +63,7 @@ class Adapter(ABC):
     """A robot backend. Subclasses implement the hooks; they never call the gate themselves."""
 
     name: str = "adapter"
+    tick_s: float = 0.02  # how often a running step is polled, in backend seconds
 
     def __init__(self, world: World) -> None:
         self.world = world
@@ -85,6 +86,11 @@ class Adapter(ABC):
     @abstractmethod
     def _wait(self, seconds: float) -> None:
         """Let ``seconds`` of backend time pass (and world state update meanwhile)."""
+
+    def abort_reason(self) -> str | None:
+        """Why every motion must stop now (an e-stop), or None. The orchestrator cancels the
+        running step and dispatches nothing more, whatever the condition."""
+        return None
 
     def close(self) -> None:
         """Release resources (processes, nodes)."""

@@ -45,7 +45,7 @@ def _root(
 
 def main() -> None:
     # importing the command modules registers them on `app`
-    from crewgate.cli import check, evaluate, inspect, plan, run, trace  # noqa: F401
+    from crewgate.cli import check, estop, evaluate, inspect, node, plan, run, trace  # noqa: F401
 
     try:
         app()  # standalone: usage errors exit 2, --help and typer.Exit are handled by typer

@@ -97,7 +97,9 @@ def _short(v: Any) -> str:
     return str(v)
 
 
-def print_outcome(console: Console, result: MissionResult) -> None:
+def print_outcome(console: Console, result: MissionResult, clock: str = "simulated") -> None:
+    """The mission's end: status, reason, what moved, final state; ``clock`` names the time
+    execution was measured in ("simulated", or "real" over ROS 2)."""
     color = {"completed": "green", "refused": "red", "halted": "yellow"}[result.status]
     label = result.status.upper()
     if result.status == "completed" and not result.clean:
@@ -129,5 +131,5 @@ def print_outcome(console: Console, result: MissionResult) -> None:
     for f in facts:
         console.print(f"  {escape(f)}")
     console.print(f"[dim]planning {result.planning_s * 1000:.1f} ms, execution "
-                  f"{result.execution_s:.1f} s simulated; mission {result.mission_id} "
+                  f"{result.execution_s:.1f} s {clock}; mission {result.mission_id} "
                   f"(crewgate trace {result.mission_id})[/]")

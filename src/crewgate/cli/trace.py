@@ -8,11 +8,13 @@ import typer
 
 from crewgate.cli.app import app
 from crewgate.cli.common import JournalOpt, JsonOpt, out, print_json
+from crewgate.errors import UserError
 
 
 @app.command()
 def trace(
-    mission_id: str = typer.Argument(..., help="Mission id (a unique prefix is enough)."),
+    mission_id: str | None = typer.Argument(None, help="Mission id (a unique prefix is "
+                                            "enough; default: the latest mission)."),
     journal: Path | None = JournalOpt,
     as_json: bool = JsonOpt,
 ) -> None:
@@ -22,7 +24,14 @@ def trace(
 
     jr = Journal(journal, create=False)
     try:
-        mid = jr.resolve(mission_id)
+        if mission_id is None:
+            latest = jr.missions(limit=1)
+            if not latest:
+                raise UserError(f"the journal {jr.path} has no mission yet; run one with "
+                                "`crewgate run`")
+            mid = latest[0].mission_id
+        else:
+            mid = jr.resolve(mission_id)
         mission = jr.mission(mid)
         events = jr.events(mid)
     finally:

@@ -39,13 +39,13 @@ def run_fallback(
                         data={"problems": [p.to_json() for p in auth.verdict.problems]})
             continue
         record = Dispatched(i, robot, skill, dict(auth.args), [], kind="fallback",
-                            started_at=orch.adapter.now())
+                            started_at=orch.now())
         result.dispatched.append(record)
         orch._event(mid, "fallback", robot=robot, skill=skill, detail="dispatched",
                     data={"args": auth.args})
         outcome = orch.dispatcher.run(mgate, auth)
         record.succeeded, record.message = outcome.succeeded, outcome.message
-        record.ended_at = outcome.ended_at
+        record.ended_at = orch.now()
         orch._event(mid, "result", robot=robot, skill=skill,
                     detail=outcome.message or ("succeeded" if outcome.succeeded else "failed"),
                     data={"succeeded": outcome.succeeded, "fallback": True})

@@ -51,13 +51,19 @@ class Orchestrator:
         self.world: World = adapter.world
         self.journal = journal
         self.dispatcher = Dispatcher(self.crew, adapter, tick_s)
-        self.abort_reason: Callable[[], str | None] = lambda: None  # e-stop hook
+        self.abort_reason: Callable[[], str | None] = adapter.abort_reason  # e-stop hook
+        self._t0 = 0.0
+
+    def now(self) -> float:
+        """Seconds since the mission started, in backend time (simulated, or wall clock)."""
+        return self.adapter.now() - self._t0
 
     def run(self, request: str, planner: Planner, options: MissionOptions | None = None
             ) -> MissionResult:
         opts = options or MissionOptions()
         cond = opts.condition
         mid = new_mission_id()
+        self._t0 = self.adapter.now()
         result = MissionResult(mid, self.crew.name, request, enforce=cond.enforce)
         meta = {"condition": cond.name, "planner": planner.name, "enforce": cond.enforce,
                 "scenario": opts.scenario, **(opts.meta or {})}
@@ -120,7 +126,7 @@ class Orchestrator:
         result.status = "refused"
         result.codes = verdict.codes
         result.reason = note or "the plan was refused before anything moved"
-        t = self.adapter.now()
+        t = self.now()
         if verdict.problems:
             result.refusals.append({"index": None, "codes": _codes(verdict.problems), "t": t,
                                     "stage": "plan"})
@@ -135,11 +141,17 @@ class Orchestrator:
     def _execute(self, mid: str, request: str, plan: Plan, cond: Condition,
                  result: MissionResult) -> None:
         mgate = MissionGate(self.gate, mid, request, plan, enforce=cond.enforce)
-        start = self.adapter.now()
+        start = self.now()
         engaged: list[str] = []
         halted = False
+        stopped: str | None = None  # an e-stop: halts whatever the condition
         failures: list[str] = []
         for index, step in enumerate(plan.steps):
+            stopped = self.abort_reason()
+            if stopped is not None:
+                result.reason = f"stopped before step {index}: {stopped}"
+                halted = True
+                break
             auth = mgate.authorize(index, step, self.world)
             self._event(mid, "authorization", step=index, robot=step.robot, skill=step.skill,
                         codes=auth.verdict.codes,
@@ -150,7 +162,7 @@ class Orchestrator:
                               "bindings": {k: v.to_json() for k, v in auth.bindings.items()}})
             if auth.skip:
                 result.refusals.append({"index": index, "codes": auth.verdict.codes,
-                                        "t": self.adapter.now(), "stage": "skip",
+                                        "t": self.now(), "stage": "skip",
                                         "robot": step.robot, "skill": step.skill})
                 result.codes = list(dict.fromkeys([*result.codes, *auth.verdict.codes]))
                 self._event(mid, "refusal", step=index, robot=step.robot, skill=step.skill,
@@ -159,7 +171,7 @@ class Orchestrator:
                 continue
             if not auth.dispatchable:
                 result.refusals.append({"index": index, "codes": auth.verdict.codes,
-                                        "t": self.adapter.now(), "stage": "dispatch",
+                                        "t": self.now(), "stage": "dispatch",
                                         "robot": step.robot, "skill": step.skill})
                 result.codes = auth.verdict.codes
                 result.reason = f"step {index} {step.ref} was refused at its dispatch"
@@ -169,7 +181,7 @@ class Orchestrator:
                 halted = True
                 break
             record = Dispatched(index, step.robot, step.skill, dict(auth.args),
-                                auth.verdict.codes, started_at=self.adapter.now())
+                                auth.verdict.codes, started_at=self.now())
             result.dispatched.append(record)
             if step.robot not in engaged and step.robot in self.crew.robots:
                 engaged.append(step.robot)
@@ -177,18 +189,25 @@ class Orchestrator:
                         codes=auth.verdict.codes, data={"args": auth.args})
             outcome = self.dispatcher.run(mgate, auth, self.abort_reason)
             record.succeeded, record.message = outcome.succeeded, outcome.message
-            record.started_at, record.ended_at = outcome.started_at, outcome.ended_at
+            record.started_at = outcome.started_at - self._t0
+            record.ended_at = outcome.ended_at - self._t0
             self._event(mid, "result", step=index, robot=step.robot, skill=step.skill,
                         detail=outcome.message or ("succeeded" if outcome.succeeded else "failed"),
                         data={"succeeded": outcome.succeeded, "result": outcome.result,
                               "duration_s": outcome.ended_at - outcome.started_at})
             if not outcome.succeeded:
                 failures.append(f"step {index} {step.ref}: {outcome.message}")
-                if cond.enforce:
+                stopped = self.abort_reason()
+                if cond.enforce or stopped is not None:
                     result.reason = f"step {index} {step.ref} failed: {outcome.message}"
                     halted = True
                     break
-        if halted:
+        if halted and stopped is not None:
+            # The robots execute their own stop; the fallback would dispatch motion into it.
+            result.status = "halted"
+            self._event(mid, "halt", detail=f"e-stop: {stopped}; nothing more is dispatched, "
+                        "not even the fallback", codes=result.codes)
+        elif halted:
             result.status = "halted"
             self._event(mid, "halt", detail="no later step will be dispatched; running the "
                         "safe fallback", codes=result.codes)
@@ -199,10 +218,10 @@ class Orchestrator:
                 result.codes = list(dict.fromkeys(c for d in result.dispatched for c in d.codes))
             if failures:
                 result.reason = "; ".join(failures)
-        result.execution_s = self.adapter.now() - start
+        result.execution_s = self.now() - start
 
     def _event(self, mid: str, kind: str, **fields: Any) -> None:
-        self.journal.record(mid, kind, t=self.adapter.now(), **fields)
+        self.journal.record(mid, kind, t=self.now(), **fields)
 
 
 def _codes(problems: tuple[Problem, ...]) -> list[str]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Collection
 from typing import Any
 
 from crewgate.adapters.base import Command, Progress, Status
@@ -77,12 +78,21 @@ class Simulator:
 
     # -- commands -----------------------------------------------------------------------------
 
-    def start(self, command: Command) -> None:
+    def trigger_drop_outs(self, skill: str, robots: Collection[str] | None = None) -> list[str]:
+        """``robot_unavailable:ROBOT@SKILL``: a step of ``skill`` is starting, so ROBOT drops
+        out (only the given ``robots``: a ROS 2 node simulates one). The robots that dropped."""
+        dropped = []
         for robot, trigger in self.faults.drop_on:
-            if trigger == command.skill and (robot, trigger) not in self.dropped:
+            if trigger == skill and (robot, trigger) not in self.dropped and \
+                    (robots is None or robot in robots):
                 self.dropped.append((robot, trigger))
                 self.cancel_actions_of(robot)
                 self.bodies[robot].go_down()
+                dropped.append(robot)
+        return dropped
+
+    def start(self, command: Command) -> None:
+        self.trigger_drop_outs(command.skill)
         body = self.bodies.get(command.robot)
         if body is None:
             raise AdapterError(f"no robot {command.robot!r} in the simulation")

@@ -23,6 +23,7 @@ from crewgate.spec.params import (
 )
 from crewgate.spec.places import Areas, Binding, CrewObject, Location
 from crewgate.spec.robots import Robot, Skill
+from crewgate.spec.ros2 import Ros2Section
 from crewgate.spec.simulation import SimSection
 from crewgate.spec.workflow import FallbackStep, Workflow
 
@@ -57,6 +58,8 @@ class Crew(SpecModel):
         default_factory=list, description="The safe fallback run when a mission halts."
     )
     sim: SimSection | None = Field(None, description="Built-in simulator configuration.")
+    ros2: Ros2Section | None = Field(
+        None, description="ROS 2 wiring (default: every robot speaks crewgate's protocol).")
 
     @model_validator(mode="after")
     def _cross_references(self) -> Crew:
@@ -90,6 +93,8 @@ def _problems(crew: Crew) -> Iterator[tuple[Path, str]]:
             yield from _condition_problems(crew, rname, None, fb.when, ("fallback", i, "when"))
     if crew.sim is not None:
         yield from _sim_problems(crew, crew.sim)
+    if crew.ros2 is not None:
+        yield from _ros2_problems(crew, crew.ros2)
 
 
 def _names(kind: str, name: str, known: Mapping[str, object] | list[str]) -> str:
@@ -236,6 +241,31 @@ def _sim_problems(crew: Crew, sim: SimSection) -> Iterator[tuple[Path, str]]:
         if world.requester is not None and world.requester not in crew.locations:
             yield ("sim", "worlds", wname, "requester"), _names(
                 "location", world.requester, crew.locations)
+
+
+def _ros2_problems(crew: Crew, ros2: Ros2Section) -> Iterator[tuple[Path, str]]:
+    for rname, robot in ros2.robots.items():
+        if rname not in crew.robots:
+            yield ("ros2", "robots", rname), _names("robot", rname, crew.robots)
+            continue
+        for sname, wiring in robot.skills.items():
+            path: Path = ("ros2", "robots", rname, "skills", sname)
+            skill = crew.skill(rname, sname)
+            if skill is None:
+                yield path, _names(f"skill of {rname}", sname, crew.robots[rname].skills)
+                continue
+            for field_path, value in wiring.fields.items():
+                if isinstance(value, str) and value.startswith("$"):
+                    param = value[1:].split(".")[0]
+                    if param not in skill.params:
+                        yield (*path, "fields", field_path), _names(
+                            f"parameter of {rname}.{sname}", param, skill.params)
+            if wiring.done_when is not None:
+                yield from _condition_problems(crew, rname, skill, wiring.done_when,
+                                               (*path, "done_when"))
+    for bname in ros2.bindings:
+        if bname not in crew.bindings:
+            yield ("ros2", "bindings", bname), _names("binding", bname, crew.bindings)
 
 
 __all__ = ["Crew", "CrossReferenceError", "Name"]

@@ -25,6 +25,7 @@ from crewgate.spec.params import (
 )
 from crewgate.spec.places import Areas, Binding, Box, CrewObject, KeepOut, Location
 from crewgate.spec.robots import Robot, Skill, StateField
+from crewgate.spec.ros2 import Ros2Binding, Ros2Robot, Ros2Section, Ros2Skill
 from crewgate.spec.simulation import SimRobot, SimSection, SimWorld
 from crewgate.spec.workflow import ArgRule, FallbackStep, OrderRule, StepRule, Workflow
 
@@ -57,6 +58,10 @@ SECTIONS: list[tuple[str, type[BaseModel]]] = [
     ("Simulator (`sim`)", SimSection),
     ("Simulated robot (`sim.robots.NAME`)", SimRobot),
     ("Simulated world (`sim.worlds.NAME`)", SimWorld),
+    ("ROS 2 (`ros2`)", Ros2Section),
+    ("ROS 2 robot (`ros2.robots.NAME`)", Ros2Robot),
+    ("ROS 2 skill wiring (`ros2.robots.NAME.skills.SKILL`)", Ros2Skill),
+    ("ROS 2 binding (`ros2.bindings.NAME`)", Ros2Binding),
 ]
 
 

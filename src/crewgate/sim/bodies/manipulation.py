@@ -68,8 +68,9 @@ class Humanoid(Body):
             held = self.holding
             if held is None:
                 return failed("nothing in hand to load")
-            body = self.sim.bodies.get(target)
-            if body is None or body.down:
+            # the world, not the local body: in a ROS 2 deployment the other robot lives in
+            # another process and only its reported state is known here
+            if target not in self.sim.bodies or not self.sim.world.get(target, "available"):
                 return failed(f"{target} is not there to load")
             if self.sim.world.get(target, "location") != spot:
                 return failed(f"{target} is not at its loading spot {spot}")

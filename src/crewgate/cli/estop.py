@@ -1,0 +1,58 @@
+"""``crewgate estop``: engage or release the emergency stop of a crew on ROS 2."""
+
+from __future__ import annotations
+
+import time
+
+import typer
+
+from crewgate.cli.app import app
+from crewgate.cli.common import CrewArg, out
+
+MATCH_WAIT_S = 3.0  # how long to wait for a reader before saying nobody listened
+LINGER_S = 0.5  # keep the latched writer up a moment, so that matched readers get the value
+
+
+@app.command()
+def estop(
+    crew: str = CrewArg,
+    release: bool = typer.Option(False, "--release", help="Release the e-stop (publish false)."),
+    namespace: str | None = typer.Option(None, "--namespace", help="Topic namespace (default: "
+                                         "the crew's ros2.namespace, or crewgate)."),
+) -> None:
+    """Engage (or release) the e-stop on the crew's ROS 2 e-stop topic.
+
+    Every orchestrator halts its mission and dispatches nothing more; every robot node cancels
+    what it runs, runs its own stop and rejects requests until released. The value is published
+    latched (transient local). Needs rclpy: pip install "crewgate\\[ros2]".
+
+    Exit status: 0 published and read by at least one node; 1 published, but no reader
+    matched within 3 s; 2 bad input.
+    """
+    from crewgate.ros2.protocol import DEFAULT_NAMESPACE, Topics
+    from crewgate.ros2.runtime import SpinningNode, interface, qos
+    from crewgate.spec import load_crew
+
+    spec = load_crew(crew)
+    section = spec.ros2
+    topic = (section.estop_topic if section and section.estop_topic else
+             Topics(namespace or (section.namespace if section else DEFAULT_NAMESPACE)).estop())
+    bool_type = interface("std_msgs/msg/Bool")
+    spinner = SpinningNode("crewgate_estop")
+    try:
+        publisher = spinner.node.create_publisher(bool_type, topic, qos(depth=1, latched=True))
+        deadline = time.monotonic() + MATCH_WAIT_S
+        while publisher.get_subscription_count() == 0 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        readers = publisher.get_subscription_count()
+        publisher.publish(bool_type(data=not release))
+        time.sleep(LINGER_S)
+    finally:
+        spinner.close()
+    what = "released" if release else "[bold red]engaged[/]"
+    if readers:
+        out.print(f"e-stop {what} on {topic} ({readers} reader{'s' if readers != 1 else ''})")
+        return
+    out.print(f"[yellow]e-stop {what} on {topic}, but no reader matched within "
+              f"{MATCH_WAIT_S:g} s[/]: check ROS_DOMAIN_ID and the namespace")
+    raise typer.Exit(1)

@@ -1,0 +1,292 @@
+"""The ROS 2 adapter: the orchestrator's robots are ROS 2 nodes, found on the graph.
+
+The world state is fed by the robots themselves: their state topics (also their heartbeat), the
+binding topics (stamped points: presence, finiteness, area and freshness by the stamp are then
+the gate's business) and the e-stop topic. A robot silent for longer than its declared
+``liveness_timeout_s`` becomes unavailable: the gate refuses its dispatches, and a step it was
+running fails, which halts the mission into its safe fallback.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import threading
+import time
+from typing import Any
+
+from crewgate.adapters.base import RUNNING, Adapter, Command, Progress, Status
+from crewgate.errors import AdapterError
+from crewgate.ros2.protocol import Feedback, SkillRequest, Topics, decode_state
+from crewgate.ros2.runtime import SpinningNode, qos
+from crewgate.ros2.wiring import Endpoint, WiredCall
+from crewgate.spec import Crew
+from crewgate.world import BindingValue, World
+
+LIVENESS_PERIOD_S = 0.02  # how often silence is checked
+ACCEPT_TIMEOUT_S = 2.0  # a robot that does not acknowledge a request in time failed it
+# A skill's success, the state it changed and the bindings it produced travel on different
+# topics, in no guaranteed order: a success is held (this long at most) until they have come, so
+# that the next step is judged on the world the success left.
+SETTLE_S = 0.5
+
+_ids = itertools.count(1)
+
+
+class Ros2Adapter(Adapter):
+    name = "ros2"
+    tick_s = 0.01
+
+    def __init__(self, crew: Crew, *, namespace: str | None = None) -> None:
+        super().__init__(World(crew, clock=time.time))
+        self.crew = crew
+        section = crew.ros2
+        self.topics = Topics(namespace or (section.namespace if section else "crewgate"))
+        self.wired = dict(section.robots) if section else {}
+        for fields in self.world.robots.values():
+            fields["available"] = False  # unknown until heard on the graph
+        self.heard: dict[str, float] = {}
+        self.feedback: dict[str, Feedback] = {}
+        self.sent: dict[str, tuple[float, Command]] = {}
+        self.calls: dict[str, WiredCall] = {}
+        self.estop: str | None = None
+        self._confidence: dict[str, float] = {}
+        self._arrived: dict[tuple[str, str], float] = {}  # (binding, point|confidence) -> when
+        self._done_at: dict[str, float] = {}  # request id -> when its success arrived
+        self._lock = threading.Lock()
+        self.spinner = SpinningNode(f"crewgate_orchestrator_{next(_ids)}")
+        self._connect()
+
+    # -- graph ---------------------------------------------------------------------------------
+
+    def _connect(self) -> None:
+        from geometry_msgs.msg import PointStamped, PoseStamped
+        from std_msgs.msg import Bool, Float32, String
+
+        node = self.spinner.node
+        self.requests = {}
+        self.cancels = {}
+        for robot in self.crew.robots:
+            wiring = self.wired.get(robot)
+            self._subscribe(String, (wiring.state_topic if wiring and wiring.state_topic
+                                     else self.topics.state(robot)), self._on_state)
+            if wiring and wiring.pose_topic:
+                self._subscribe(PoseStamped, wiring.pose_topic,
+                                lambda m, r=robot: self._on_pose(r, m))
+            node.create_subscription(String, self.topics.feedback(robot), self._on_feedback,
+                                     qos())
+            self.requests[robot] = node.create_publisher(String, self.topics.request(robot),
+                                                         qos())
+            self.cancels[robot] = node.create_publisher(String, self.topics.cancel(robot), qos())
+        self.endpoints = {(robot, skill): Endpoint(node, wiring)
+                          for robot, r in self.wired.items()
+                          for skill, wiring in r.skills.items()}
+        section = self.crew.ros2
+        for name in self.crew.bindings:
+            b = section.bindings.get(name) if section else None
+            self._subscribe(PointStamped, b.topic if b and b.topic else self.topics.binding(name),
+                            lambda m, n=name: self._on_binding(n, m), replay=True)
+            self._subscribe(Float32, (b.confidence_topic if b and b.confidence_topic
+                                      else self.topics.confidence(name)),
+                            lambda m, n=name: self._on_confidence(n, m), replay=True)
+        estop = (section.estop_topic if section and section.estop_topic else self.topics.estop())
+        self._subscribe(Bool, estop, self._on_estop, replay=True)
+        self.estop_topic = estop
+        node.create_timer(LIVENESS_PERIOD_S, self._check_liveness)
+
+    def _subscribe(self, kind: Any, topic: str, callback: Any, *, replay: bool = False) -> None:
+        """Read a topic whatever QoS its writers chose: a best-effort volatile reader matches
+        any writer; with ``replay`` also a latched one, for the last value of latched writers
+        published before we joined (a value may then arrive twice: the callbacks are
+        idempotent)."""
+        from rclpy.event_handler import SubscriptionEventCallbacks
+
+        quiet = SubscriptionEventCallbacks(incompatible_qos=lambda event: None)
+        node = self.spinner.node
+        node.create_subscription(kind, topic, callback, qos(depth=10, best_effort=True))
+        if replay:  # (a volatile writer cannot match this reader: expected, not worth a warning)
+            node.create_subscription(kind, topic, callback, qos(depth=10, latched=True),
+                                     event_callbacks=quiet)
+
+    def _on_state(self, msg: Any) -> None:
+        try:
+            robot, _, fields = decode_state(msg.data)
+        except (ValueError, KeyError, TypeError):
+            return  # not crewgate's: ignore
+        if robot in self.world.robots:
+            fields = {k: v for k, v in fields.items() if k != "available"}
+            self.world.update(robot, **fields)
+            self._heard(robot)
+
+    def _on_pose(self, robot: str, msg: Any) -> None:
+        p = msg.pose.position
+        self.world.update(robot, pose=[p.x, p.y, p.z])
+        self._heard(robot)
+
+    def _heard(self, robot: str) -> None:
+        with self._lock:
+            self.heard[robot] = time.monotonic()
+        if not self.world.get(robot, "available") and self.estop is None:
+            self.world.set_available(robot, True)
+
+    def _check_liveness(self) -> None:
+        now = time.monotonic()
+        for robot, spec in self.crew.robots.items():
+            last = self.heard.get(robot)
+            if last is not None and now - last > spec.liveness_timeout_s and \
+                    self.world.get(robot, "available"):
+                self.world.set_available(robot, False)
+
+    def _on_binding(self, name: str, msg: Any) -> None:
+        stamp = msg.header.stamp.sec + msg.header.stamp.nanosec * 1e-9
+        value = (float(msg.point.x), float(msg.point.y))
+        with self._lock:
+            self._arrived[(name, "point")] = time.monotonic()
+            confidence = self._confidence.get(name)
+        self.world.publish(name, BindingValue(value, stamp, confidence, msg.header.frame_id))
+
+    def _on_confidence(self, name: str, msg: Any) -> None:
+        with self._lock:
+            self._arrived[(name, "confidence")] = time.monotonic()
+            self._confidence[name] = float(msg.data)
+        current = self.world.bindings.get(name)
+        if current is not None:  # it overtook the point it belongs to
+            self.world.publish(name, BindingValue(current.value, current.stamp,
+                                                  float(msg.data), current.source))
+
+    def _on_feedback(self, msg: Any) -> None:
+        try:
+            fb = Feedback.decode(msg.data)
+        except (ValueError, KeyError, TypeError):
+            return
+        with self._lock:
+            if fb.id in self.sent:
+                self.feedback[fb.id] = fb
+
+    def _on_estop(self, msg: Any) -> None:
+        if msg.data:
+            self.estop = f"e-stop received on {self.estop_topic}"
+            for robot in self.crew.robots:
+                self.world.set_available(robot, False)
+        else:
+            self.estop = None
+
+    def abort_reason(self) -> str | None:
+        return self.estop
+
+    def wait_for(self, robots: list[str], timeout_s: float) -> list[str]:
+        """Wait until every robot has been heard; the ones still silent at the deadline."""
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            missing = [r for r in robots if not self.world.get(r, "available")]
+            if not missing:
+                return []
+            time.sleep(0.02)
+        return [r for r in robots if not self.world.get(r, "available")]
+
+    # -- hooks ---------------------------------------------------------------------------------
+
+    def _start(self, command: Command) -> None:
+        key = str(command.token)
+        endpoint = self.endpoints.get((command.robot, command.skill))
+        with self._lock:
+            self.sent[key] = (time.monotonic(), command)
+        if endpoint is not None:
+            skill = self.crew.skill(command.robot, command.skill)
+            nominal = skill.duration_s if skill else 1.0
+            self.calls[key] = WiredCall(endpoint, command, self.world, nominal)
+            return
+        from std_msgs.msg import String
+
+        bindings = {n: {"value": list(b.value) if b.value else None, "stamp": b.stamp,
+                        "confidence": b.confidence, "source": b.source}
+                    for n, b in command.bindings.items()}
+        request = SkillRequest(key, command.mission_id, command.index, command.skill,
+                               _plain(dict(command.args)), bindings, command.timeout_s,
+                               command.fallback)
+        publisher = self.requests.get(command.robot)
+        if publisher is None:
+            raise AdapterError(f"no robot {command.robot!r} on the ROS 2 graph")
+        publisher.publish(String(data=request.encode()))
+
+    def _poll(self, command: Command) -> Progress:
+        key = str(command.token)
+        if key in self.calls:
+            return self.calls[key].poll()
+        with self._lock:
+            fb = self.feedback.get(key)
+            sent_at = self.sent.get(key, (time.monotonic(), command))[0]
+        if self.estop is not None:  # the robots stop themselves; the mission stops too
+            return Progress(Status.FAILED, f"cancelled: {self.estop}")
+        timeout = self.crew.robots[command.robot].liveness_timeout_s
+        if time.monotonic() - self.heard.get(command.robot, sent_at) > timeout:
+            return Progress(Status.FAILED, f"{command.robot} went silent (no heartbeat for "
+                            f"{timeout:g} s)")
+        if fb is None:
+            if time.monotonic() - sent_at > ACCEPT_TIMEOUT_S:
+                return Progress(Status.FAILED, f"{command.robot} did not acknowledge within "
+                                f"{ACCEPT_TIMEOUT_S:g} s")
+            return RUNNING
+        if fb.status == "succeeded":
+            if not self._settled(command, sent_at, key):
+                return RUNNING
+            return Progress(Status.SUCCEEDED, fb.message, fb.result)
+        if fb.final:
+            return Progress(Status.FAILED, f"{fb.status}: {fb.message}".rstrip(": "), fb.result)
+        return RUNNING
+
+    def _settled(self, command: Command, sent_at: float, key: str) -> bool:
+        """Whether what the successful skill changed has arrived: a state message, since the
+        success, from its robot and every robot its effects touch, and the bindings it
+        produces (with their confidence where a rule reads it) since the request."""
+        skill = self.crew.skill(command.robot, command.skill)
+        now = time.monotonic()
+        with self._lock:
+            done_at = self._done_at.setdefault(key, now)
+            if now - done_at > SETTLE_S:
+                return True  # the gate judges what there is (a missing fix is refused)
+            robots = {command.robot} | {ref.split(".", 1)[0] for ref in
+                                        (skill.effects if skill else {})
+                                        if ref.split(".", 1)[0] in self.crew.robots}
+            if any(self.heard.get(r, -math.inf) <= done_at for r in robots):
+                return False
+            for name in skill.produces if skill else ():
+                parts = ["point"] + (["confidence"]
+                                     if self.crew.bindings[name].min_confidence is not None
+                                     else [])
+                if any(self._arrived.get((name, part), -math.inf) < sent_at for part in parts):
+                    return False
+        return True
+
+    def acknowledged(self, command: Command) -> bool:
+        """Whether the robot has answered the request (for latency measurements)."""
+        with self._lock:
+            return str(command.token) in self.feedback
+
+    def _cancel(self, command: Command) -> None:
+        key = str(command.token)
+        if key in self.calls:
+            self.calls[key].cancel()
+            return
+        from std_msgs.msg import String
+
+        publisher = self.cancels.get(command.robot)
+        if publisher is not None:
+            publisher.publish(String(data=f'{{"id": "{key}"}}'))
+
+    def _wait(self, seconds: float) -> None:
+        time.sleep(seconds)
+
+    def close(self) -> None:
+        self.spinner.close()
+
+
+def _plain(value: Any) -> Any:
+    """Typed arguments as JSON values (tuples as lists; NaN stays for the protocol to encode)."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return value
+    return value

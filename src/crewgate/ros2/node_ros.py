@@ -1,0 +1,144 @@
+"""The ROS 2 wiring of a simulated robot node: publishers, subscriptions and timers around a
+:class:`~crewgate.ros2.node_core.RobotServer`, which is pure Python.
+
+QoS: all reliable; requests, feedback and cancels volatile, depth 50; state volatile, depth 10;
+bindings, the object map and the e-stop transient local (late joiners get the last value). The
+e-stop is read twice, transient local and volatile, so that any reliable publisher reaches it
+(``ros2 topic pub`` included); each message is applied once.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+from collections import deque
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from crewgate.errors import UserError
+from crewgate.ros2.node_core import RobotServer
+from crewgate.ros2.protocol import Feedback, Topics
+from crewgate.ros2.runtime import INSTALL_HINT, qos
+from crewgate.world import BindingValue
+
+if TYPE_CHECKING:
+    from rclpy.node import Node
+    from rclpy.subscription import MessageInfo
+
+    from crewgate.sim.simulator import Simulator
+
+
+def _messages() -> tuple[Any, Any, Any, Any]:
+    """String, Bool, Float32, PointStamped (untyped modules: imported by name)."""
+    std = importlib.import_module("std_msgs.msg")
+    geometry = importlib.import_module("geometry_msgs.msg")
+    return std.String, std.Bool, std.Float32, geometry.PointStamped
+
+
+def require_rclpy() -> None:
+    try:
+        importlib.import_module("rclpy")
+        _messages()
+    except ImportError as exc:
+        raise UserError(f"ROS 2 support is not installed ({exc}); install it with "
+                        f"{INSTALL_HINT}") from exc
+
+
+class RobotNode:
+    """The ROS 2 wiring of a :class:`RobotServer`: it is also the server's sink."""
+
+    def __init__(self, node: Node, sim: Simulator, robot: str, *, namespace: str, rate: float,
+                 speed: float) -> None:
+        from rclpy.event_handler import SubscriptionEventCallbacks
+
+        self.String, self.Bool, self.Float32, self.PointStamped = _messages()
+        self.node = node
+        self.robot = robot
+        self.topics = topics = Topics(namespace)
+        requests, state, latched = qos(depth=50), qos(depth=10), qos(depth=1, latched=True)
+        self._feedback = node.create_publisher(self.String, topics.feedback(robot), requests)
+        self._state = node.create_publisher(self.String, topics.state(robot), state)
+        self._objects = node.create_publisher(self.String, topics.objects(), latched)
+        self._points: dict[str, Any] = {}
+        self._confidences: dict[str, Any] = {}
+        self._latched = latched
+        self.server = RobotServer(sim, robot, self, speed=speed)
+        for name in sim.crew.bindings:  # up front: matched before the first value
+            if any(r == robot for r, _ in sim.crew.producers(name)):
+                self._binding_publishers(name)
+        for other in sim.bodies:
+            node.create_subscription(self.String, topics.request(other),
+                                     self._on_request(other), requests)
+            if other != robot:
+                node.create_subscription(self.String, topics.state(other),
+                                         self._on_state(other), state)
+        node.create_subscription(self.String, topics.cancel(robot),
+                                 lambda msg: self.server.on_cancel(msg.data), requests)
+        node.create_subscription(self.String, topics.objects(),
+                                 lambda msg: self.server.on_objects(msg.data), latched)
+        self._estop_seen: deque[tuple[str, int]] = deque(maxlen=64)
+        # a volatile e-stop publisher cannot match the latched reader, only the volatile one:
+        # expected, so not worth the default "incompatible QoS" warning
+        quiet = SubscriptionEventCallbacks(incompatible_qos=lambda event: None)
+        node.create_subscription(self.Bool, topics.estop(), self._on_estop, latched,
+                                 event_callbacks=quiet)
+        node.create_subscription(self.Bool, topics.estop(), self._on_estop, qos(depth=10))
+        node.create_timer(max(0.01, sim.dt / speed), self.server.tick)
+        node.create_timer(1.0 / rate, self._publish_state)
+
+    # -- subscriptions ------------------------------------------------------------------------
+
+    def _on_request(self, robot: str) -> Callable[[Any], None]:
+        return lambda msg: self.server.on_request(robot, msg.data)
+
+    def _on_state(self, robot: str) -> Callable[[Any], None]:
+        return lambda msg: self.server.on_state(robot, msg.data)
+
+    def _on_estop(self, msg: Any, info: MessageInfo) -> None:
+        # a transient-local publisher reaches both readers: apply each message once
+        key = (str(info.get("publisher_gid")),
+               info.get("publication_sequence_number") or info["source_timestamp"])
+        if key in self._estop_seen:
+            return
+        self._estop_seen.append(key)
+        self.server.on_estop(bool(msg.data))
+
+    def _publish_state(self) -> None:
+        text = self.server.state_text()
+        if text is not None:
+            self._state.publish(self.String(data=text))
+
+    # -- the server's sink --------------------------------------------------------------------
+
+    def feedback(self, fb: Feedback) -> None:
+        self._feedback.publish(self.String(data=fb.encode()))
+
+    def objects(self, text: str) -> None:
+        self._objects.publish(self.String(data=text))
+
+    def state(self, text: str) -> None:
+        self._state.publish(self.String(data=text))
+
+    def _binding_publishers(self, name: str) -> None:
+        if name not in self._points:
+            self._points[name] = self.node.create_publisher(
+                self.PointStamped, self.topics.binding(name), self._latched)
+            self._confidences[name] = self.node.create_publisher(
+                self.Float32, self.topics.confidence(name), self._latched)
+
+    def binding(self, name: str, value: BindingValue, stamp: float) -> None:
+        self._binding_publishers(name)
+        if value.confidence is not None:
+            self._confidences[name].publish(self.Float32(data=float(value.confidence)))
+        msg = self.PointStamped()
+        sec = math.floor(stamp)
+        msg.header.stamp.sec = int(sec)
+        msg.header.stamp.nanosec = min(int((stamp - sec) * 1e9), 999_999_999)
+        msg.header.frame_id = value.source
+        coords = [float(v) for v in value.value or ()] + [math.nan] * 2
+        msg.point.x, msg.point.y = coords[0], coords[1]
+        msg.point.z = coords[2] if value.value is not None and len(value.value) > 2 else 0.0
+        self._points[name].publish(msg)
+
+    def log(self, message: str) -> None:
+        self.node.get_logger().info(message)

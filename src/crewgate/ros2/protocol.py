@@ -1,0 +1,159 @@
+"""The crewgate skill protocol on ROS 2: one small convention, carried in standard messages.
+
+No standard interface fits an arbitrary typed skill call, so a robot that speaks crewgate's
+protocol offers, under a namespace (default ``crewgate``):
+
+- ``/NS/ROBOT/skill/request`` (std_msgs/String, orchestrator -> robot): JSON ``{"id",
+  "mission", "index", "skill", "args", "bindings", "timeout_s", "fallback"}``;
+- ``/NS/ROBOT/skill/feedback`` (String, robot -> orchestrator): JSON ``{"id", "status",
+  "message", "result", "t"}``, status accepted, running, succeeded, failed, cancelled, rejected;
+- ``/NS/ROBOT/skill/cancel`` (String, orchestrator -> robot): JSON ``{"id"}``;
+- ``/NS/ROBOT/state`` (String, robot -> all): JSON ``{"robot", "t", "fields"}`` at a steady
+  rate, the state fields and the heartbeat;
+- ``/NS/bindings/NAME`` (geometry_msgs/PointStamped, producer -> all): a runtime value,
+  header.stamp when it was measured, header.frame_id its source; ``/NS/bindings/NAME/confidence``
+  (std_msgs/Float32) its confidence, published just before the point;
+- ``/NS/world/objects`` (String, simulated robots): JSON ``{OBJECT: HOLDER}``, who holds what;
+- ``/NS/estop`` (std_msgs/Bool, anyone -> all): true halts every mission and stops every robot.
+
+docs/ros2.md has the whole convention, QoS included.
+
+This module is pure Python (no rclpy): names and JSON encoding, shared by the adapter and the
+simulated robot nodes.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+DEFAULT_NAMESPACE = "crewgate"
+STATE_PERIOD_S = 0.05  # simulated robots publish their state (and heartbeat) at 20 Hz
+
+Status = Literal["accepted", "running", "succeeded", "failed", "cancelled", "rejected"]
+FINAL: frozenset[str] = frozenset({"succeeded", "failed", "cancelled", "rejected"})
+
+
+@dataclass(frozen=True, slots=True)
+class Topics:
+    """Topic names of one namespace."""
+
+    namespace: str = DEFAULT_NAMESPACE
+
+    def _ns(self) -> str:
+        return "/" + self.namespace.strip("/")
+
+    def request(self, robot: str) -> str:
+        return f"{self._ns()}/{robot}/skill/request"
+
+    def feedback(self, robot: str) -> str:
+        return f"{self._ns()}/{robot}/skill/feedback"
+
+    def cancel(self, robot: str) -> str:
+        return f"{self._ns()}/{robot}/skill/cancel"
+
+    def state(self, robot: str) -> str:
+        return f"{self._ns()}/{robot}/state"
+
+    def binding(self, name: str) -> str:
+        return f"{self._ns()}/bindings/{name}"
+
+    def confidence(self, name: str) -> str:
+        return f"{self._ns()}/bindings/{name}/confidence"
+
+    def objects(self) -> str:
+        return f"{self._ns()}/world/objects"
+
+    def estop(self) -> str:
+        return f"{self._ns()}/estop"
+
+
+@dataclass(frozen=True, slots=True)
+class SkillRequest:
+    id: str
+    mission: str
+    index: int
+    skill: str
+    args: dict[str, Any]
+    bindings: dict[str, dict[str, Any]] = field(default_factory=dict)
+    timeout_s: float = 10.0
+    fallback: bool = False
+
+    def encode(self) -> str:
+        return dumps({"id": self.id, "mission": self.mission, "index": self.index,
+                      "skill": self.skill, "args": self.args, "bindings": self.bindings,
+                      "timeout_s": self.timeout_s, "fallback": self.fallback})
+
+    @classmethod
+    def decode(cls, text: str) -> SkillRequest:
+        obj = loads(text)
+        return cls(str(obj["id"]), str(obj.get("mission", "")), int(obj.get("index", 0)),
+                   str(obj["skill"]), dict(obj.get("args") or {}),
+                   dict(obj.get("bindings") or {}), float(obj.get("timeout_s", 10.0)),
+                   bool(obj.get("fallback", False)))
+
+
+@dataclass(frozen=True, slots=True)
+class Feedback:
+    id: str
+    status: Status
+    message: str = ""
+    result: dict[str, Any] = field(default_factory=dict)
+    t: float = 0.0
+
+    @property
+    def final(self) -> bool:
+        return self.status in FINAL
+
+    def encode(self) -> str:
+        return dumps({"id": self.id, "status": self.status, "message": self.message,
+                      "result": self.result, "t": self.t})
+
+    @classmethod
+    def decode(cls, text: str) -> Feedback:
+        obj = loads(text)
+        status = str(obj["status"])
+        if status not in {"accepted", "running", *FINAL}:
+            raise ValueError(f"unknown feedback status {status!r}")
+        return cls(str(obj["id"]), status, str(obj.get("message", "")),  # type: ignore[arg-type]
+                   dict(obj.get("result") or {}), float(obj.get("t", 0.0)))
+
+
+def encode_state(robot: str, t: float, fields: dict[str, Any]) -> str:
+    return dumps({"robot": robot, "t": t, "fields": fields})
+
+
+def decode_state(text: str) -> tuple[str, float, dict[str, Any]]:
+    obj = loads(text)
+    return str(obj["robot"]), float(obj.get("t", 0.0)), dict(obj.get("fields") or {})
+
+
+def dumps(obj: Any) -> str:
+    """JSON without NaN literals: non-finite numbers travel as strings ("nan")."""
+    return json.dumps(_clean(obj), allow_nan=False)
+
+
+def loads(text: str) -> Any:
+    return _restore(json.loads(text))
+
+
+def _clean(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    if isinstance(value, dict):
+        return {str(k): _clean(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_clean(v) for v in value]
+    return value
+
+
+def _restore(value: Any) -> Any:
+    if value in ("nan", "inf", "-inf"):
+        return float(value)
+    if isinstance(value, dict):
+        return {k: _restore(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_restore(v) for v in value]
+    return value

@@ -1,0 +1,75 @@
+"""rclpy plumbing shared by the adapter and the robot nodes: importing it with a clear error, a
+node spun by an executor on a background thread, QoS profiles, interface types by name."""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import threading
+from typing import Any
+
+from crewgate.errors import UserError
+
+INSTALL_HINT = 'pip install "crewgate[ros2]"'
+
+
+def rclpy_modules() -> Any:
+    """The rclpy package, or a UserError saying how to install it."""
+    try:
+        import rclpy
+    except ImportError as exc:
+        raise UserError(f"ROS 2 needs rclpy: {INSTALL_HINT} (rclpy and the message packages "
+                        f"from PyPI); the import failed: {exc}") from exc
+    return rclpy
+
+
+def qos(*, depth: int = 50, latched: bool = False, best_effort: bool = False) -> Any:
+    """Reliable and volatile unless asked. A best-effort volatile reader matches any writer; a
+    latched (transient local) reader gets the last value on joining, from latched writers only."""
+    from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
+
+    return QoSProfile(
+        history=HistoryPolicy.KEEP_LAST, depth=depth,
+        reliability=ReliabilityPolicy.BEST_EFFORT if best_effort else ReliabilityPolicy.RELIABLE,
+        durability=DurabilityPolicy.TRANSIENT_LOCAL if latched else DurabilityPolicy.VOLATILE)
+
+
+def interface(type_name: str) -> Any:
+    """An interface class from "package/msg/Type" (or srv, action)."""
+    try:
+        package, kind, name = type_name.split("/")
+        return getattr(importlib.import_module(f"{package}.{kind}"), name)
+    except (ValueError, ImportError, AttributeError) as exc:
+        raise UserError(f"cannot load ROS 2 interface {type_name!r}: {exc}; install its "
+                        "package (e.g. pip install ros-geometry-msgs) or fix the type name in "
+                        "the crew's ros2 section") from exc
+
+
+class SpinningNode:
+    """An rclpy node (in its own context) spun on a daemon thread until closed."""
+
+    def __init__(self, name: str) -> None:
+        rclpy = rclpy_modules()
+        from rclpy.executors import SingleThreadedExecutor
+
+        self.context = rclpy.context.Context()
+        rclpy.init(context=self.context)
+        self.node = rclpy.create_node(name, context=self.context)
+        self.executor = SingleThreadedExecutor(context=self.context)
+        self.executor.add_node(self.node)
+        self._thread = threading.Thread(target=self._spin, name=f"{name}-spin", daemon=True)
+        self._thread.start()
+
+    def _spin(self) -> None:
+        from rclpy.executors import ExternalShutdownException
+
+        with contextlib.suppress(ExternalShutdownException):  # close() from another thread
+            self.executor.spin()
+
+    def close(self) -> None:
+        rclpy = rclpy_modules()
+        self.executor.shutdown(timeout_sec=1.0)
+        self.node.destroy_node()
+        if self.context.ok():
+            rclpy.shutdown(context=self.context)
+        self._thread.join(timeout=2.0)

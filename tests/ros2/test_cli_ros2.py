@@ -1,0 +1,82 @@
+"""The command line over ROS 2, as a user runs it: ``crewgate node`` for each simulated robot,
+then ``crewgate run ... --backend ros2`` (the installed console script, in its own process)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("rclpy", reason='the ROS 2 tests need rclpy: pip install "crewgate[ros2]"')
+
+from tests.cli.support import SAR_REQUEST, assert_clean_failure, crewgate
+from tests.ros2.support import Ros
+
+
+def test_run_over_ros2_with_the_offline_planner(ros: Ros, tmp_path: Path) -> None:
+    ros.spawn("sar", "iris", speed=20)
+    ros.spawn("sar", "tb3", speed=20)
+    run = crewgate("run", "sar", SAR_REQUEST, "--backend", "ros2", "--namespace", ros.namespace,
+                   journal=tmp_path / "j.sqlite3")
+    assert run.rc == 0, str(run)
+    assert f"ROS 2 namespace /{ros.namespace}" in run.stdout
+    for ref in ("iris.takeoff", "iris.search_target", "tb3.navigate_to"):
+        assert ref in run.stdout, str(run)
+    assert "completed" in run.stdout
+    trace = crewgate("trace", "--json", journal=tmp_path / "j.sqlite3")
+    assert trace.rc == 0, str(trace)
+    assert '"backend": "ros2"' in trace.stdout
+
+
+def test_run_over_ros2_with_no_robot_up_moves_nothing(ros: Ros, tmp_path: Path) -> None:
+    run = crewgate("run", "sar", SAR_REQUEST, "--backend", "ros2", "--namespace", ros.namespace,
+                   "--wait-for", "1", journal=tmp_path / "j.sqlite3")
+    assert run.rc == 1, str(run)
+    assert "not heard: iris, tb3" in run.stdout
+    assert "crewgate node sar ROBOT" in run.stdout
+    assert "robot_unavailable" in run.stdout
+    assert "refused" in run.stdout
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--backend", "ros3"], "unknown --backend 'ros3'; use sim or ros2"),
+    (["--backend", "ros2", "--fault", "nan_fix"], "give them to each `crewgate node`"),
+])
+def test_bad_backend_options_are_clean_errors(tmp_path: Path, args: list[str],
+                                              message: str) -> None:
+    run = crewgate("run", "sar", SAR_REQUEST, *args, journal=tmp_path / "j.sqlite3")
+    assert_clean_failure(run)
+    assert message in run.stderr
+
+
+def test_the_node_command_is_registered(tmp_path: Path) -> None:
+    help_ = crewgate("node", "--help", journal=tmp_path / "j.sqlite3")
+    assert help_.rc == 0, str(help_)
+    assert "ROBOT" in help_.stdout
+    bad = crewgate("node", "sar", "nosuch", journal=tmp_path / "j.sqlite3")
+    assert_clean_failure(bad)
+    assert "unknown robot 'nosuch'" in bad.stderr
+
+
+def test_estop_command_lands_the_drone_and_release_lets_it_fly(ros: Ros, tmp_path: Path) -> None:
+    ros.spawn("sar", "iris", speed=20)
+    client = ros.client
+    client.watch("iris")
+    client.connect("iris")
+    assert client.run("iris", "takeoff", timeout=10.0).status == "succeeded"
+    journal = tmp_path / "j.sqlite3"
+    engaged = crewgate("estop", "sar", "--namespace", ros.namespace, journal=journal)
+    assert engaged.rc == 0, str(engaged)
+    assert f"e-stop engaged on /{ros.namespace}/estop" in engaged.stdout
+    assert client.wait(lambda: client.latest("iris").get("airborne") is False, 10.0)
+    assert client.run("iris", "takeoff").status == "rejected"
+    released = crewgate("estop", "sar", "--release", "--namespace", ros.namespace,
+                        journal=journal)
+    assert released.rc == 0, str(released)
+    assert client.run("iris", "takeoff", timeout=10.0).status == "succeeded"
+
+
+def test_estop_with_nobody_listening_says_so(ros: Ros, tmp_path: Path) -> None:
+    run = crewgate("estop", "sar", "--namespace", ros.namespace, journal=tmp_path / "j.sqlite3")
+    assert run.rc == 1, str(run)
+    assert "no reader matched within 3 s" in run.stdout

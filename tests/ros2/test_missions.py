@@ -1,0 +1,168 @@
+"""Whole missions over ROS 2: the orchestrator in this process (its own ROS 2 context), each robot
+a ``crewgate node`` process, discovery on loopback only. The nodes run faster than real time;
+liveness, stamps and timeouts are wall-clock, as with real robots."""
+
+from __future__ import annotations
+
+import math
+import signal
+import time
+from typing import Any
+
+import pytest
+
+pytest.importorskip("rclpy", reason='the ROS 2 tests need rclpy: pip install "crewgate[ros2]"')
+
+from crewgate.api import run_mission
+from crewgate.journal import Event, Journal
+from crewgate.orchestrator import MissionResult
+from crewgate.planners import ScriptedPlanner
+from crewgate.ros2.adapter import Ros2Adapter
+from crewgate.spec import load_crew
+from tests.conftest import plan
+from tests.ros2.support import Ros
+
+SAD = "A hiker is missing in the search zone x from -5.5 to 5.5, y from -5.5 to 5.5. Fly the " \
+      "drone over the zone and send the ground rover to the victim once located."
+ZONE = {"x_min": -5.5, "x_max": 5.5, "y_min": -5.5, "y_max": 5.5}
+SAD_PLAN = plan("search_and_dispatch", ("iris", "takeoff", {}), ("iris", "search_target", ZONE),
+                ("tb3", "navigate_to", {"target": "victim"}))
+SPEED = 20.0
+
+
+def refs(result: MissionResult, kind: str = "step") -> list[str]:
+    return [f"{d.robot}.{d.skill}" for d in result.dispatched if d.kind == kind]
+
+
+def mission(ros: Ros, crew: str, request: str, plan_: dict[str, Any], *,
+            on_event: Any = None, wait: bool = True) -> tuple[MissionResult, Ros2Adapter,
+                                                               Journal]:
+    spec = load_crew(crew)
+    adapter = Ros2Adapter(spec, namespace=ros.namespace)
+    journal = Journal(":memory:")
+    if on_event is not None:
+        journal.subscribe(on_event)
+    if wait:
+        assert adapter.wait_for(list(spec.robots), 15.0) == []
+    try:
+        result = run_mission(spec, request, ScriptedPlanner([plan_]), adapter=adapter,
+                             journal=journal)
+    except BaseException:
+        adapter.close()
+        raise
+    return result, adapter, journal
+
+
+def test_search_and_dispatch_across_two_robot_processes(ros: Ros) -> None:
+    ros.spawn("sar", "iris", speed=SPEED)
+    ros.spawn("sar", "tb3", speed=SPEED)
+    result, adapter, journal = mission(ros, "sar", SAD, SAD_PLAN)
+    try:
+        assert result.status == "completed", (result.reason, result.codes, result.bindings)
+        assert refs(result) == ["iris.takeoff", "iris.search_target", "tb3.navigate_to"]
+        fix = adapter.world.bindings.get("victim")
+        assert fix is not None
+        assert fix.value is not None
+        assert fix.source == "iris"
+        assert math.dist(fix.value, (5.0, 5.0)) < 1.0  # the sar world's victim
+        pose = adapter.world.get("tb3", "pose")
+        assert math.dist(pose[:2], fix.value) < 1.0  # the rover reached the checked fix
+        meta = journal.mission(result.mission_id).meta
+        assert meta["backend"] == "ros2"
+    finally:
+        adapter.close()
+
+
+def test_carry_across_the_humanoid_and_the_quadruped(ros: Ros) -> None:
+    ros.spawn("g1_go2", "g1", speed=SPEED)
+    ros.spawn("g1_go2", "go2", speed=SPEED)
+    carry = plan("carry", ("g1", "grab_from_table", {"object": "red_cube"}),
+                 ("g1", "place_on_table", {}),  # onto the quadruped's payload bin
+                 ("go2", "navigate_to_location", {"location": "room_b"}))
+    result, adapter, _ = mission(ros, "g1_go2", "bring the red cube to room_b", carry)
+    try:
+        assert result.status == "completed", (result.reason, result.codes, result.bindings)
+        assert adapter.world.get("go2", "location") == "room_b"
+        assert adapter.world.get("go2", "payload") == "red_cube"
+    finally:
+        adapter.close()
+
+
+def test_a_rover_process_killed_mid_mission_is_refused_and_the_drone_lands(ros: Ros) -> None:
+    ros.spawn("sar", "iris", speed=SPEED)
+    rover = ros.spawn("sar", "tb3", speed=SPEED)
+
+    def kill_rover_when_the_search_starts(event: Event) -> None:
+        if event.kind == "dispatch" and event.skill == "search_target":
+            rover.stop(signal.SIGKILL)
+
+    result, adapter, _ = mission(ros, "sar", SAD, SAD_PLAN,
+                                 on_event=kill_rover_when_the_search_starts)
+    try:
+        assert result.status == "halted"
+        assert result.codes == ["robot_unavailable"]
+        assert refs(result) == ["iris.takeoff", "iris.search_target"]
+        assert [(r["robot"], r["stage"]) for r in result.refusals] == [("tb3", "dispatch")]
+        assert refs(result, "fallback") == ["iris.land"]
+        assert all(d.succeeded for d in result.dispatched)
+        assert adapter.world.get("iris", "airborne") is False
+    finally:
+        adapter.close()
+
+
+@pytest.mark.parametrize(("fault", "code"), [("nan_fix", "no_target_fix"),
+                                             ("stale_fix", "stale_binding")])
+def test_a_bad_fix_from_the_drone_node_stops_the_rover(ros: Ros, fault: str, code: str) -> None:
+    ros.spawn("sar", "iris", "--fault", fault, speed=SPEED)
+    ros.spawn("sar", "tb3", "--fault", fault, speed=SPEED)
+    result, adapter, _ = mission(ros, "sar", SAD, SAD_PLAN)
+    try:
+        assert result.status == "halted"
+        assert code in result.codes
+        assert "tb3.navigate_to" not in refs(result)
+        assert adapter.world.get("tb3", "pose")[:2] == [-2.0, -2.0]  # never moved
+    finally:
+        adapter.close()
+
+
+def test_an_estop_halts_the_mission_and_the_robots_stop_themselves(ros: Ros) -> None:
+    ros.spawn("sar", "iris", speed=SPEED)
+    ros.spawn("sar", "tb3", speed=SPEED)
+    client = ros.client
+    client.watch("iris")
+    stamps: dict[str, float] = {}
+
+    def press_estop_during_the_search(event: Event) -> None:
+        if event.kind == "dispatch" and event.skill == "search_target":
+            client.estop(True, wait=False)
+            stamps["pressed"] = time.monotonic()
+
+    client.estop(False)  # matched before the mission starts
+    result, adapter, journal = mission(ros, "sar", SAD, SAD_PLAN,
+                                       on_event=press_estop_during_the_search)
+    try:
+        assert result.status == "halted"
+        assert refs(result) == ["iris.takeoff", "iris.search_target"]
+        assert refs(result, "fallback") == []  # the robots run their own stop
+        assert "e-stop" in (result.dispatched[1].message or "")
+        assert client.wait(lambda: client.latest("iris").get("airborne") is False, 10.0)
+        halt = next(e for e in journal.events(result.mission_id) if e.kind == "halt")
+        assert "e-stop" in halt.detail
+    finally:
+        adapter.close()
+
+
+def test_robots_never_heard_are_unavailable_and_the_plan_moves_nothing(ros: Ros) -> None:
+    ros.spawn("sar", "iris", speed=SPEED)  # the rover never comes up
+    spec = load_crew("sar")
+    adapter = Ros2Adapter(spec, namespace=ros.namespace)
+    try:
+        assert adapter.wait_for(["iris", "tb3"], 3.0) == ["tb3"]
+        result = run_mission(spec, SAD, ScriptedPlanner([SAD_PLAN]), adapter=adapter,
+                             journal=":memory:")
+        assert result.status == "refused"
+        assert "robot_unavailable" in result.codes
+        assert result.dispatched == []
+        assert adapter.world.get("iris", "airborne") is False
+    finally:
+        adapter.close()
