@@ -69,6 +69,10 @@ def test_search_and_dispatch_across_two_robot_processes(ros: Ros) -> None:
         assert math.dist(pose[:2], fix.value) < 1.0  # the rover reached the checked fix
         meta = journal.mission(result.mission_id).meta
         assert meta["backend"] == "ros2"
+        rover_auth = next(e for e in journal.events(result.mission_id)
+                          if e.kind == "authorization" and e.step == 2)
+        assert 0 <= rover_auth.data["bindings"]["victim"]["age_s"] < 2.0  # by the stamp
+        assert 0 < rover_auth.t < 60  # journal times count from the mission's start
     finally:
         adapter.close()
 

@@ -54,7 +54,7 @@ def event_line(event: Event) -> str:
         detail = _args(event.data.get("args", {}))
     elif event.kind == "authorization" and event.data.get("bindings"):
         bound = event.data["bindings"].items()
-        detail += " " + ", ".join(_binding(n, b, event.t) for n, b in bound)
+        detail += " " + ", ".join(_binding(n, b) for n, b in bound)
     elif event.kind == "result" and event.detail in ("succeeded", ""):
         detail = " ".join(filter(None, ["succeeded", _result(event.data.get("result", {}))]))
     elif event.kind == "result":
@@ -64,10 +64,9 @@ def event_line(event: Event) -> str:
     return f"[dim]{t}[/] [{style}]{icon} {event.kind:<13}[/] {step}{what}{escape(detail)}{codes}"
 
 
-def _binding(name: str, b: dict[str, Any], now: float | None) -> str:
+def _binding(name: str, b: dict[str, Any]) -> str:
     value = b.get("value") or []
-    age = f", {now - b['stamp']:.1f} s old" if now is not None and b.get("stamp") is not None \
-        else ""
+    age = f", {b['age_s']:.1f} s old" if b.get("age_s") is not None else ""
     return f"{name} = {_short(value)}{age}"
 
 

@@ -159,7 +159,9 @@ class Orchestrator:
                         ("refused" if auth.enforced else "violations recorded; not enforced"),
                         data={"args": auth.args, "problems": [p.to_json()
                                                               for p in auth.verdict.problems],
-                              "bindings": {k: v.to_json() for k, v in auth.bindings.items()}})
+                              "bindings": {k: {**v.to_json(),
+                                               "age_s": self.adapter.now() - v.stamp}
+                                           for k, v in auth.bindings.items()}})
             if auth.skip:
                 result.refusals.append({"index": index, "codes": auth.verdict.codes,
                                         "t": self.now(), "stage": "skip",
