@@ -72,6 +72,7 @@ def test_search_and_dispatch_across_two_robot_processes(ros: Ros) -> None:
         rover_auth = next(e for e in journal.events(result.mission_id)
                           if e.kind == "authorization" and e.step == 2)
         assert 0 <= rover_auth.data["bindings"]["victim"]["age_s"] < 2.0  # by the stamp
+        assert rover_auth.t is not None
         assert 0 < rover_auth.t < 60  # journal times count from the mission's start
     finally:
         adapter.close()
