@@ -8,7 +8,6 @@ already recorded. ``crewgate trace MISSION_ID`` reads it back.
 from __future__ import annotations
 
 import json
-import math
 import os
 import sqlite3
 import threading
@@ -19,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from crewgate.errors import NotFoundError, UserError
+from crewgate.jsonsafe import encode_nonfinite
 
 KINDS = (
     "mission_started", "plan_proposed", "planner_error", "verdict", "replan", "refusal",
@@ -231,15 +231,4 @@ def _mission(row: Sequence[Any]) -> MissionRecord:
 
 
 def _dumps(data: Any) -> str:
-    return json.dumps(_clean(data), allow_nan=False, default=str)
-
-
-def _clean(value: Any) -> Any:
-    """JSON has no NaN: write non-finite floats as strings ("nan"), keep everything else."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return str(value)
-    if isinstance(value, dict):
-        return {str(k): _clean(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_clean(v) for v in value]
-    return value
+    return json.dumps(encode_nonfinite(data), allow_nan=False, default=str)

@@ -25,9 +25,10 @@ simulated robot nodes.
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import dataclass, field
 from typing import Any, Literal
+
+from crewgate.jsonsafe import decode_nonfinite, encode_nonfinite
 
 DEFAULT_NAMESPACE = "crewgate"
 STATE_PERIOD_S = 0.05  # simulated robots publish their state (and heartbeat) at 20 Hz
@@ -132,28 +133,8 @@ def decode_state(text: str) -> tuple[str, float, dict[str, Any]]:
 
 def dumps(obj: Any) -> str:
     """JSON without NaN literals: non-finite numbers travel as strings ("nan")."""
-    return json.dumps(_clean(obj), allow_nan=False)
+    return json.dumps(encode_nonfinite(obj), allow_nan=False)
 
 
 def loads(text: str) -> Any:
-    return _restore(json.loads(text))
-
-
-def _clean(value: Any) -> Any:
-    if isinstance(value, float) and not math.isfinite(value):
-        return str(value)
-    if isinstance(value, dict):
-        return {str(k): _clean(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_clean(v) for v in value]
-    return value
-
-
-def _restore(value: Any) -> Any:
-    if value in ("nan", "inf", "-inf"):
-        return float(value)
-    if isinstance(value, dict):
-        return {k: _restore(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_restore(v) for v in value]
-    return value
+    return decode_nonfinite(json.loads(text))
