@@ -28,15 +28,11 @@ from crewgate.planners.base import PlannerOutput, PlanningRequest
 from crewgate.planners.llm_common import (
     PLAN_TOOL,
     PLAN_TOOL_DESCRIPTION,
-    connection_error,
     conversation,
-    invalid_answer_error,
     require_model,
     resolve_api_key,
-    server_message,
-    status_error,
-    timeout_error,
     tool_schema,
+    translate_sdk_error,
     truncated,
     usage_dict,
 )
@@ -144,14 +140,6 @@ class AnthropicPlanner:
 
     def _translate(self, exc: Exception) -> PlannerError:
         """A client exception as a PlannerError (translated once, here)."""
-        if isinstance(exc, anthropic.APITimeoutError):
-            return timeout_error(self.base_url, self.timeout_s, self.model)
-        if isinstance(exc, anthropic.APIConnectionError):
-            return connection_error(self.base_url, exc)
-        if isinstance(exc, anthropic.APIStatusError):
-            return status_error(self.base_url, exc.status_code,
-                                server_message(exc.body, exc.message),
-                                api_key_env=self.api_key_env, model=self.model)
-        if isinstance(exc, ValueError | anthropic.APIResponseValidationError):
-            return invalid_answer_error(self.base_url, exc)
-        return PlannerError(f"the Anthropic client failed for {self.base_url}: {exc}")
+        return translate_sdk_error(anthropic, exc, vendor="Anthropic", base_url=self.base_url,
+                                   timeout_s=self.timeout_s, model=self.model,
+                                   api_key_env=self.api_key_env)

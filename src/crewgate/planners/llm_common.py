@@ -162,6 +162,22 @@ def invalid_answer_error(base_url: str, exc: BaseException) -> PlannerError:
     return PlannerError(f"{base_url} sent an answer that is not a valid API response: {exc}")
 
 
+def translate_sdk_error(sdk: Any, exc: Exception, *, vendor: str, base_url: str,
+                        timeout_s: float, model: str, api_key_env: str) -> PlannerError:
+    """An exception of the openai or anthropic SDK (same exception classes, by the same
+    generator) as a PlannerError that says what to do."""
+    if isinstance(exc, sdk.APITimeoutError):
+        return timeout_error(base_url, timeout_s, model)
+    if isinstance(exc, sdk.APIConnectionError):
+        return connection_error(base_url, exc)
+    if isinstance(exc, sdk.APIStatusError):
+        return status_error(base_url, exc.status_code, server_message(exc.body, exc.message),
+                            api_key_env=api_key_env, model=model)
+    if isinstance(exc, ValueError | sdk.APIResponseValidationError):
+        return invalid_answer_error(base_url, exc)
+    return PlannerError(f"the {vendor} client failed for {base_url}: {exc}")
+
+
 def truncated(raw: str, limit: str) -> ParseFailure:
     """A cut-off answer is no plan, even when what arrived happens to parse."""
     return ParseFailure((f"the answer was cut off ({limit}); it is not a complete plan",), raw)

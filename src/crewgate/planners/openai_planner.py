@@ -28,14 +28,11 @@ from crewgate.plan import ParseFailure, Plan, parse_plan
 from crewgate.planners.base import PlannerOutput, PlanningRequest
 from crewgate.planners.llm_common import (
     PLAN_TOOL,
-    connection_error,
     conversation,
-    invalid_answer_error,
     require_model,
     resolve_api_key,
     server_message,
-    status_error,
-    timeout_error,
+    translate_sdk_error,
     truncated,
     usage_dict,
 )
@@ -167,17 +164,9 @@ class OpenAIPlanner:
 
     def _translate(self, exc: Exception) -> PlannerError:
         """A client exception as a PlannerError (translated once, here)."""
-        if isinstance(exc, openai.APITimeoutError):
-            return timeout_error(self.base_url, self.timeout_s, self.model)
-        if isinstance(exc, openai.APIConnectionError):
-            return connection_error(self.base_url, exc)
-        if isinstance(exc, openai.APIStatusError):
-            return status_error(self.base_url, exc.status_code,
-                                server_message(exc.body, exc.message),
-                                api_key_env=self.api_key_env, model=self.model)
-        if isinstance(exc, ValueError | openai.APIResponseValidationError):
-            return invalid_answer_error(self.base_url, exc)
-        return PlannerError(f"the OpenAI client failed for {self.base_url}: {exc}")
+        return translate_sdk_error(openai, exc, vendor="OpenAI", base_url=self.base_url,
+                                   timeout_s=self.timeout_s, model=self.model,
+                                   api_key_env=self.api_key_env)
 
 
 def _rejects_format(exc: openai.APIStatusError) -> bool:
