@@ -42,11 +42,16 @@ def said(node: NodeProcess) -> list[dict[str, Any]]:
     return [json.loads(line) for line in node.drain() if line.startswith("{")]
 
 
-def errand(ros: Ros, crew: Crew, *steps: tuple[str, str, dict[str, Any]]
-           ) -> tuple[MissionResult, Ros2Adapter]:
+def errand(ros: Ros, crew: Crew, *steps: tuple[str, str, dict[str, Any]],
+           binding: str | None = None) -> tuple[MissionResult, Ros2Adapter]:
     adapter = Ros2Adapter(crew, namespace=ros.namespace)
     try:
         assert adapter.wait_for(["rover"], 15.0) == []  # heard on its pose topic
+        # the binding's topic matches on its own schedule: a plan judged before the first value
+        # arrives is refused (fail closed), so wait for it where the test needs it
+        end = time.monotonic() + 10.0
+        while binding and binding not in adapter.world.bindings and time.monotonic() < end:
+            time.sleep(0.02)
         result = run_mission(crew, "an errand", ScriptedPlanner([plan("errand", *steps)]),
                              adapter=adapter, journal=":memory:")
     finally:
@@ -93,7 +98,8 @@ def test_an_action_goal_over_its_timeout_is_cancelled(ros: Ros, tmp_path: Path) 
 
 def test_a_binding_on_a_volatile_driver_topic_fills_the_goal(ros: Ros, wired: Crew) -> None:
     node = robot(ros, "--beacon", "4,3")
-    result, adapter = errand(ros, wired, ("rover", "approach", {"target": "beacon"}))
+    result, adapter = errand(ros, wired, ("rover", "approach", {"target": "beacon"}),
+                             binding="beacon")
     assert result.status == "completed", (result.reason, result.codes)
     beacon = adapter.world.bindings["beacon"]
     assert beacon.source == "detector"
