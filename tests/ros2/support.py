@@ -25,7 +25,7 @@ from rclpy.event_handler import PublisherEventCallbacks
 from rclpy.executors import SingleThreadedExecutor
 from rclpy.signals import SignalHandlerOptions
 
-from crewgate.ros2.protocol import Feedback, SkillRequest, Topics, decode_state
+from crewgate.ros2.protocol import Feedback, SkillRequest, Topics, decode_state, encode_cancel
 from crewgate.ros2.runtime import interface, qos
 
 String = interface("std_msgs/msg/String")
@@ -118,7 +118,7 @@ class Client:
 
     def cancel(self, robot: str, rid: str) -> None:
         self._pub(String, self.topics.cancel(robot), qos()).publish(
-            String(data=f'{{"id": "{rid}"}}'))
+            String(data=encode_cancel(rid)))
 
     def estop(self, engaged: bool, *, latched: bool = True, wait: bool = True) -> None:
         topic = self.topics.estop()

@@ -7,6 +7,8 @@ from __future__ import annotations
 import math
 import signal
 import time
+from importlib.resources import files
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,9 +20,10 @@ from crewgate.journal import Event, Journal
 from crewgate.orchestrator import MissionResult
 from crewgate.planners import ScriptedPlanner
 from crewgate.ros2.adapter import Ros2Adapter
+from crewgate.ros2.runtime import qos
 from crewgate.spec import load_crew
 from tests.conftest import plan
-from tests.ros2.support import Ros
+from tests.ros2.support import Bool, Ros
 
 SAD = "A hiker is missing in the search zone x from -5.5 to 5.5, y from -5.5 to 5.5. Fly the " \
       "drone over the zone and send the ground rover to the victim once located."
@@ -169,5 +172,30 @@ def test_robots_never_heard_are_unavailable_and_the_plan_moves_nothing(ros: Ros)
         assert "robot_unavailable" in result.codes
         assert result.dispatched == []
         assert adapter.world.get("iris", "airborne") is False
+    finally:
+        adapter.close()
+
+
+def test_nodes_and_orchestrator_meet_on_the_topics_the_crew_names(ros: Ros,
+                                                                   tmp_path: Path) -> None:
+    """A crew's ros2 section renames the victim and e-stop topics: the simulated nodes publish
+    and read where the orchestrator listens."""
+    crew_file = tmp_path / "sar_topics.yaml"
+    crew_file.write_text(files("crewgate.crews").joinpath("sar.yaml").read_text()
+                         + "\nros2:\n  estop_topic: /field/estop\n"
+                         "  bindings:\n    victim: {topic: /field/victim_fix}\n")
+    ros.spawn(str(crew_file), "iris", speed=SPEED)
+    ros.spawn(str(crew_file), "tb3", speed=SPEED)
+    result, adapter, _ = mission(ros, str(crew_file), SAD, SAD_PLAN)
+    try:
+        assert result.status == "completed", (result.reason, result.codes)
+        assert adapter.topics.binding("victim") == "/field/victim_fix"
+        client = ros.client
+        client.watch("iris")
+        publisher = client.node.create_publisher(Bool, "/field/estop", qos(depth=1, latched=True))
+        assert client.wait(lambda: publisher.get_subscription_count() >= 4, 5.0)  # 2 nodes x 2
+        publisher.publish(Bool(data=True))
+        assert client.wait(lambda: adapter.abort_reason() is not None, 5.0)
+        assert client.wait(lambda: client.latest("iris").get("airborne") is False, 10.0)
     finally:
         adapter.close()

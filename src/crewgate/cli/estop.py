@@ -29,14 +29,11 @@ def estop(
     Exit status: 0 published and read by at least one node; 1 published, but no reader
     matched within 3 s; 2 bad input.
     """
-    from crewgate.ros2.protocol import DEFAULT_NAMESPACE, Topics
+    from crewgate.ros2.protocol import Topics
     from crewgate.ros2.runtime import SpinningNode, interface, qos
     from crewgate.spec import load_crew
 
-    spec = load_crew(crew)
-    section = spec.ros2
-    topic = (section.estop_topic if section and section.estop_topic else
-             Topics(namespace or (section.namespace if section else DEFAULT_NAMESPACE)).estop())
+    topic = Topics.of(load_crew(crew), namespace).estop()
     bool_type = interface("std_msgs/msg/Bool")
     spinner = SpinningNode("crewgate_estop")
     try:

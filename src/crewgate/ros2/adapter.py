@@ -13,12 +13,19 @@ import itertools
 import math
 import threading
 import time
+from functools import partial
 from typing import Any
 
 from crewgate.adapters.base import RUNNING, Adapter, Command, Progress, Status
 from crewgate.errors import AdapterError
-from crewgate.ros2.protocol import Feedback, SkillRequest, Topics, decode_state
-from crewgate.ros2.runtime import SpinningNode, qos
+from crewgate.ros2.protocol import (
+    Feedback,
+    SkillRequest,
+    Topics,
+    decode_state,
+    encode_cancel,
+)
+from crewgate.ros2.runtime import SpinningNode, interface, qos, subscribe_any
 from crewgate.ros2.wiring import Endpoint, WiredCall
 from crewgate.spec import Crew
 from crewgate.world import BindingValue, World
@@ -40,9 +47,8 @@ class Ros2Adapter(Adapter):
     def __init__(self, crew: Crew, *, namespace: str | None = None) -> None:
         super().__init__(World(crew, clock=time.time))
         self.crew = crew
-        section = crew.ros2
-        self.topics = Topics(namespace or (section.namespace if section else "crewgate"))
-        self.wired = dict(section.robots) if section else {}
+        self.topics = Topics.of(crew, namespace)
+        self.wired = dict(crew.ros2.robots) if crew.ros2 else {}
         for fields in self.world.robots.values():
             fields["available"] = False  # unknown until heard on the graph
         self.heard: dict[str, float] = {}
@@ -60,19 +66,20 @@ class Ros2Adapter(Adapter):
     # -- graph ---------------------------------------------------------------------------------
 
     def _connect(self) -> None:
-        from geometry_msgs.msg import PointStamped, PoseStamped
-        from std_msgs.msg import Bool, Float32, String
-
+        String, Bool, Float32 = (interface(f"std_msgs/msg/{t}") for t in
+                                 ("String", "Bool", "Float32"))
+        PointStamped, PoseStamped = (interface(f"geometry_msgs/msg/{t}") for t in
+                                     ("PointStamped", "PoseStamped"))
+        self.String = String
         node = self.spinner.node
         self.requests = {}
         self.cancels = {}
         for robot in self.crew.robots:
+            subscribe_any(node, String, self.topics.state(robot), self._on_state)
             wiring = self.wired.get(robot)
-            self._subscribe(String, (wiring.state_topic if wiring and wiring.state_topic
-                                     else self.topics.state(robot)), self._on_state)
             if wiring and wiring.pose_topic:
-                self._subscribe(PoseStamped, wiring.pose_topic,
-                                lambda m, r=robot: self._on_pose(r, m))
+                subscribe_any(node, PoseStamped, wiring.pose_topic,
+                              partial(self._on_pose, robot))
             node.create_subscription(String, self.topics.feedback(robot), self._on_feedback,
                                      qos())
             self.requests[robot] = node.create_publisher(String, self.topics.request(robot),
@@ -81,32 +88,13 @@ class Ros2Adapter(Adapter):
         self.endpoints = {(robot, skill): Endpoint(node, wiring)
                           for robot, r in self.wired.items()
                           for skill, wiring in r.skills.items()}
-        section = self.crew.ros2
         for name in self.crew.bindings:
-            b = section.bindings.get(name) if section else None
-            self._subscribe(PointStamped, b.topic if b and b.topic else self.topics.binding(name),
-                            lambda m, n=name: self._on_binding(n, m), replay=True)
-            self._subscribe(Float32, (b.confidence_topic if b and b.confidence_topic
-                                      else self.topics.confidence(name)),
-                            lambda m, n=name: self._on_confidence(n, m), replay=True)
-        estop = (section.estop_topic if section and section.estop_topic else self.topics.estop())
-        self._subscribe(Bool, estop, self._on_estop, replay=True)
-        self.estop_topic = estop
+            subscribe_any(node, PointStamped, self.topics.binding(name),
+                          partial(self._on_binding, name), replay=True)
+            subscribe_any(node, Float32, self.topics.confidence(name),
+                          partial(self._on_confidence, name), replay=True)
+        subscribe_any(node, Bool, self.topics.estop(), self._on_estop, replay=True)
         node.create_timer(LIVENESS_PERIOD_S, self._check_liveness)
-
-    def _subscribe(self, kind: Any, topic: str, callback: Any, *, replay: bool = False) -> None:
-        """Read a topic whatever QoS its writers chose: a best-effort volatile reader matches
-        any writer; with ``replay`` also a latched one, for the last value of latched writers
-        published before we joined (a value may then arrive twice: the callbacks are
-        idempotent)."""
-        from rclpy.event_handler import SubscriptionEventCallbacks
-
-        quiet = SubscriptionEventCallbacks(incompatible_qos=lambda event: None)
-        node = self.spinner.node
-        node.create_subscription(kind, topic, callback, qos(depth=10, best_effort=True))
-        if replay:  # (a volatile writer cannot match this reader: expected, not worth a warning)
-            node.create_subscription(kind, topic, callback, qos(depth=10, latched=True),
-                                     event_callbacks=quiet)
 
     def _on_state(self, msg: Any) -> None:
         try:
@@ -129,12 +117,15 @@ class Ros2Adapter(Adapter):
         if not self.world.get(robot, "available") and self.estop is None:
             self.world.set_available(robot, True)
 
+    def _silent(self, robot: str, since: float) -> bool:
+        """Whether ``robot`` has not been heard for longer than its liveness timeout (counting
+        from ``since`` if it never was)."""
+        last = self.heard.get(robot, since)
+        return time.monotonic() - last > self.crew.robots[robot].liveness_timeout_s
+
     def _check_liveness(self) -> None:
-        now = time.monotonic()
-        for robot, spec in self.crew.robots.items():
-            last = self.heard.get(robot)
-            if last is not None and now - last > spec.liveness_timeout_s and \
-                    self.world.get(robot, "available"):
+        for robot in self.crew.robots:  # (never heard: unavailable already, not "silent")
+            if self._silent(robot, since=math.inf) and self.world.get(robot, "available"):
                 self.world.set_available(robot, False)
 
     def _on_binding(self, name: str, msg: Any) -> None:
@@ -165,7 +156,7 @@ class Ros2Adapter(Adapter):
 
     def _on_estop(self, msg: Any) -> None:
         if msg.data:
-            self.estop = f"e-stop received on {self.estop_topic}"
+            self.estop = f"e-stop received on {self.topics.estop()}"
             for robot in self.crew.robots:
                 self.world.set_available(robot, False)
         else:
@@ -196,18 +187,14 @@ class Ros2Adapter(Adapter):
             nominal = skill.duration_s if skill else 1.0
             self.calls[key] = WiredCall(endpoint, command, self.world, nominal)
             return
-        from std_msgs.msg import String
-
-        bindings = {n: {"value": list(b.value) if b.value else None, "stamp": b.stamp,
-                        "confidence": b.confidence, "source": b.source}
-                    for n, b in command.bindings.items()}
         request = SkillRequest(key, command.mission_id, command.index, command.skill,
-                               _plain(dict(command.args)), bindings, command.timeout_s,
-                               command.fallback)
+                               dict(command.args),
+                               {n: b.to_json() for n, b in command.bindings.items()},
+                               command.timeout_s, command.fallback)
         publisher = self.requests.get(command.robot)
         if publisher is None:
             raise AdapterError(f"no robot {command.robot!r} on the ROS 2 graph")
-        publisher.publish(String(data=request.encode()))
+        publisher.publish(self.String(data=request.encode()))
 
     def _poll(self, command: Command) -> Progress:
         key = str(command.token)
@@ -218,10 +205,9 @@ class Ros2Adapter(Adapter):
             sent_at = self.sent.get(key, (time.monotonic(), command))[0]
         if self.estop is not None:  # the robots stop themselves; the mission stops too
             return Progress(Status.FAILED, f"cancelled: {self.estop}")
-        timeout = self.crew.robots[command.robot].liveness_timeout_s
-        if time.monotonic() - self.heard.get(command.robot, sent_at) > timeout:
+        if self._silent(command.robot, sent_at):
             return Progress(Status.FAILED, f"{command.robot} went silent (no heartbeat for "
-                            f"{timeout:g} s)")
+                            f"{self.crew.robots[command.robot].liveness_timeout_s:g} s)")
         if fb is None:
             if time.monotonic() - sent_at > ACCEPT_TIMEOUT_S:
                 return Progress(Status.FAILED, f"{command.robot} did not acknowledge within "
@@ -268,11 +254,9 @@ class Ros2Adapter(Adapter):
         if key in self.calls:
             self.calls[key].cancel()
             return
-        from std_msgs.msg import String
-
         publisher = self.cancels.get(command.robot)
         if publisher is not None:
-            publisher.publish(String(data=f'{{"id": "{key}"}}'))
+            publisher.publish(self.String(data=encode_cancel(key)))
 
     def _wait(self, seconds: float) -> None:
         time.sleep(seconds)
@@ -280,13 +264,3 @@ class Ros2Adapter(Adapter):
     def close(self) -> None:
         self.spinner.close()
 
-
-def _plain(value: Any) -> Any:
-    """Typed arguments as JSON values (tuples as lists; NaN stays for the protocol to encode)."""
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    if isinstance(value, float) and not math.isfinite(value):
-        return value
-    return value

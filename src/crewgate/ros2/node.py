@@ -33,7 +33,7 @@ from types import FrameType
 from typing import TYPE_CHECKING
 
 from crewgate.errors import UserError
-from crewgate.ros2.protocol import DEFAULT_NAMESPACE, STATE_PERIOD_S
+from crewgate.ros2.protocol import STATE_PERIOD_S, Topics
 
 if TYPE_CHECKING:
     from rclpy.node import Node
@@ -84,36 +84,30 @@ def run_node(options: NodeOptions, *, announce: Callable[[str], None] | None = N
     """Run the node until SIGINT or SIGTERM. Bad options raise UserError before anything
     starts; so does a missing rclpy."""
     sim = prepare(options)
-    namespace = options.namespace or (sim.crew.ros2.namespace if sim.crew.ros2
-                                      else DEFAULT_NAMESPACE)
+    topics = Topics.of(sim.crew, options.namespace)
     from crewgate.ros2.node_ros import RobotNode, require_rclpy
+    from crewgate.ros2.runtime import init_context
 
     require_rclpy()
     import rclpy
-    from rclpy.context import Context
     from rclpy.executors import SingleThreadedExecutor
-    from rclpy.signals import SignalHandlerOptions
 
     stop = threading.Event()
 
     def _stop(signum: int, frame: FrameType | None) -> None:
         stop.set()
 
-    context = Context()
-    try:
-        rclpy.init(context=context, signal_handler_options=SignalHandlerOptions.NO)
-    except Exception as exc:  # rclpy raises RCLError (e.g. a bad ROS_DOMAIN_ID) and others
-        raise UserError(f"cannot start ROS 2: {exc}") from exc
+    context = init_context()
     previous = {s: signal.signal(s, _stop) for s in (signal.SIGINT, signal.SIGTERM)}
     node: Node | None = None
     executor = SingleThreadedExecutor(context=context)
     try:
         node = rclpy.create_node(f"crewgate_{options.robot}", context=context)
-        robot = RobotNode(node, sim, options.robot, namespace=namespace,
+        robot = RobotNode(node, sim, options.robot, topics=topics,
                           rate=options.rate, speed=options.speed)
         executor.add_node(node)
         robot.server.start()
-        ns = "/" + namespace.strip("/")
+        ns = "/" + topics.namespace.strip("/")
         (announce or _print)(f"crewgate node {options.robot} ({sim.crew.name}, world "
                              f"{sim.world_name}) up on {ns}"
                              + (f", faults {', '.join(sim.faults.specs)}" if sim.faults.any

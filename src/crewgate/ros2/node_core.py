@@ -121,7 +121,7 @@ class RobotServer:
 
     def on_cancel(self, text: str) -> None:
         try:
-            rid = str(protocol.loads(text)["id"])
+            rid = protocol.decode_cancel(text)
         except (ValueError, KeyError, TypeError) as exc:
             self.sink.log(f"ignored a malformed cancel {text[:80]!r}: {exc}")
             return

@@ -3,27 +3,25 @@
 
 QoS: all reliable; requests, feedback and cancels volatile, depth 50; state volatile, depth 10;
 bindings, the object map and the e-stop transient local (late joiners get the last value). The
-e-stop is read twice, transient local and volatile, so that any reliable publisher reaches it
-(``ros2 topic pub`` included); each message is applied once.
+e-stop is read with :func:`~crewgate.ros2.runtime.subscribe_any`, so that any publisher reaches
+it (``ros2 topic pub`` included); each message is applied once.
 """
 
 from __future__ import annotations
 
 import importlib
 import math
-from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from crewgate.errors import UserError
 from crewgate.ros2.node_core import RobotServer
 from crewgate.ros2.protocol import Feedback, Topics
-from crewgate.ros2.runtime import INSTALL_HINT, qos
+from crewgate.ros2.runtime import INSTALL_HINT, qos, rclpy_modules, subscribe_any
 from crewgate.world import BindingValue
 
 if TYPE_CHECKING:
     from rclpy.node import Node
-    from rclpy.subscription import MessageInfo
 
     from crewgate.sim.simulator import Simulator
 
@@ -36,25 +34,24 @@ def _messages() -> tuple[Any, Any, Any, Any]:
 
 
 def require_rclpy() -> None:
+    """rclpy and the message packages, or a UserError saying how to install them."""
+    rclpy_modules()
     try:
-        importlib.import_module("rclpy")
         _messages()
     except ImportError as exc:
-        raise UserError(f"ROS 2 support is not installed ({exc}); install it with "
-                        f"{INSTALL_HINT}") from exc
+        raise UserError(f"ROS 2 message packages are not installed ({exc}); install them "
+                        f"with {INSTALL_HINT}") from exc
 
 
 class RobotNode:
     """The ROS 2 wiring of a :class:`RobotServer`: it is also the server's sink."""
 
-    def __init__(self, node: Node, sim: Simulator, robot: str, *, namespace: str, rate: float,
+    def __init__(self, node: Node, sim: Simulator, robot: str, *, topics: Topics, rate: float,
                  speed: float) -> None:
-        from rclpy.event_handler import SubscriptionEventCallbacks
-
         self.String, self.Bool, self.Float32, self.PointStamped = _messages()
         self.node = node
         self.robot = robot
-        self.topics = topics = Topics(namespace)
+        self.topics = topics
         requests, state, latched = qos(depth=50), qos(depth=10), qos(depth=1, latched=True)
         self._feedback = node.create_publisher(self.String, topics.feedback(robot), requests)
         self._state = node.create_publisher(self.String, topics.state(robot), state)
@@ -76,13 +73,8 @@ class RobotNode:
                                  lambda msg: self.server.on_cancel(msg.data), requests)
         node.create_subscription(self.String, topics.objects(),
                                  lambda msg: self.server.on_objects(msg.data), latched)
-        self._estop_seen: deque[tuple[str, int]] = deque(maxlen=64)
-        # a volatile e-stop publisher cannot match the latched reader, only the volatile one:
-        # expected, so not worth the default "incompatible QoS" warning
-        quiet = SubscriptionEventCallbacks(incompatible_qos=lambda event: None)
-        node.create_subscription(self.Bool, topics.estop(), self._on_estop, latched,
-                                 event_callbacks=quiet)
-        node.create_subscription(self.Bool, topics.estop(), self._on_estop, qos(depth=10))
+        subscribe_any(node, self.Bool, topics.estop(),
+                      lambda msg: self.server.on_estop(bool(msg.data)), replay=True)
         node.create_timer(max(0.01, sim.dt / speed), self.server.tick)
         node.create_timer(1.0 / rate, self._publish_state)
 
@@ -93,15 +85,6 @@ class RobotNode:
 
     def _on_state(self, robot: str) -> Callable[[Any], None]:
         return lambda msg: self.server.on_state(robot, msg.data)
-
-    def _on_estop(self, msg: Any, info: MessageInfo) -> None:
-        # a transient-local publisher reaches both readers: apply each message once
-        key = (str(info.get("publisher_gid")),
-               info.get("publication_sequence_number") or info["source_timestamp"])
-        if key in self._estop_seen:
-            return
-        self._estop_seen.append(key)
-        self.server.on_estop(bool(msg.data))
 
     def _publish_state(self) -> None:
         text = self.server.state_text()

@@ -25,10 +25,14 @@ simulated robot nodes.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from crewgate.jsonsafe import decode_nonfinite, encode_nonfinite
+
+if TYPE_CHECKING:
+    from crewgate.spec import Crew
 
 DEFAULT_NAMESPACE = "crewgate"
 STATE_PERIOD_S = 0.05  # simulated robots publish their state (and heartbeat) at 20 Hz
@@ -39,9 +43,28 @@ FINAL: frozenset[str] = frozenset({"succeeded", "failed", "cancelled", "rejected
 
 @dataclass(frozen=True, slots=True)
 class Topics:
-    """Topic names of one namespace."""
+    """Topic names of one namespace, with the topics a crew's ``ros2`` section names instead
+    (state, bindings, confidences, e-stop): the orchestrator and the simulated nodes both take
+    their names from here, so they always meet."""
 
     namespace: str = DEFAULT_NAMESPACE
+    states: Mapping[str, str] = field(default_factory=dict)
+    bindings: Mapping[str, str] = field(default_factory=dict)
+    confidences: Mapping[str, str] = field(default_factory=dict)
+    estop_topic: str | None = None
+
+    @classmethod
+    def of(cls, crew: Crew, namespace: str | None = None) -> Topics:
+        """The crew's topics; ``namespace`` overrides its ``ros2.namespace``."""
+        section = crew.ros2
+        if section is None:
+            return cls(namespace or DEFAULT_NAMESPACE)
+        return cls(namespace or section.namespace,
+                   {r: w.state_topic for r, w in section.robots.items() if w.state_topic},
+                   {b: w.topic for b, w in section.bindings.items() if w.topic},
+                   {b: w.confidence_topic for b, w in section.bindings.items()
+                    if w.confidence_topic},
+                   section.estop_topic)
 
     def _ns(self) -> str:
         return "/" + self.namespace.strip("/")
@@ -56,19 +79,19 @@ class Topics:
         return f"{self._ns()}/{robot}/skill/cancel"
 
     def state(self, robot: str) -> str:
-        return f"{self._ns()}/{robot}/state"
+        return self.states.get(robot) or f"{self._ns()}/{robot}/state"
 
     def binding(self, name: str) -> str:
-        return f"{self._ns()}/bindings/{name}"
+        return self.bindings.get(name) or f"{self._ns()}/bindings/{name}"
 
     def confidence(self, name: str) -> str:
-        return f"{self._ns()}/bindings/{name}/confidence"
+        return self.confidences.get(name) or f"{self._ns()}/bindings/{name}/confidence"
 
     def objects(self) -> str:
         return f"{self._ns()}/world/objects"
 
     def estop(self) -> str:
-        return f"{self._ns()}/estop"
+        return self.estop_topic or f"{self._ns()}/estop"
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +143,14 @@ class Feedback:
             raise ValueError(f"unknown feedback status {status!r}")
         return cls(str(obj["id"]), status, str(obj.get("message", "")),  # type: ignore[arg-type]
                    dict(obj.get("result") or {}), float(obj.get("t", 0.0)))
+
+
+def encode_cancel(request_id: str) -> str:
+    return dumps({"id": request_id})
+
+
+def decode_cancel(text: str) -> str:
+    return str(loads(text)["id"])
 
 
 def encode_state(robot: str, t: float, fields: dict[str, Any]) -> str:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import contextlib
 import importlib
 import threading
+from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 from crewgate.errors import UserError
@@ -21,6 +23,20 @@ def rclpy_modules() -> Any:
         raise UserError(f"ROS 2 needs rclpy: {INSTALL_HINT} (rclpy and the message packages "
                         f"from PyPI); the import failed: {exc}") from exc
     return rclpy
+
+
+def init_context() -> Any:
+    """A fresh rclpy context, initialised without rclpy's signal handlers (the process keeps
+    its own Ctrl-C); a failure (e.g. a bad ROS_DOMAIN_ID) is a UserError."""
+    rclpy = rclpy_modules()
+    from rclpy.signals import SignalHandlerOptions
+
+    context = rclpy.context.Context()
+    try:
+        rclpy.init(context=context, signal_handler_options=SignalHandlerOptions.NO)
+    except Exception as exc:  # rclpy raises RCLError and others
+        raise UserError(f"cannot start ROS 2: {exc}") from exc
+    return context
 
 
 def qos(*, depth: int = 50, latched: bool = False, best_effort: bool = False) -> Any:
@@ -45,6 +61,33 @@ def interface(type_name: str) -> Any:
                         "the crew's ros2 section") from exc
 
 
+def subscribe_any(node: Any, kind: Any, topic: str, callback: Callable[[Any], None], *,
+                  replay: bool = False) -> None:
+    """Read a topic whatever QoS its writers chose. A best-effort volatile reader matches any
+    writer; with ``replay`` a reliable latched reader too, for the last value a latched writer
+    published before we joined. A latched writer's sample then reaches both readers: each is
+    delivered to ``callback`` once (by writer and sequence number)."""
+    from rclpy.event_handler import SubscriptionEventCallbacks
+
+    if not replay:
+        node.create_subscription(kind, topic, callback, qos(depth=10, best_effort=True))
+        return
+    seen: deque[tuple[str, int]] = deque(maxlen=256)
+
+    def once(msg: Any, info: Any) -> None:
+        key = (str(info.get("publisher_gid")),
+               info.get("publication_sequence_number") or info["source_timestamp"])
+        if key not in seen:
+            seen.append(key)
+            callback(msg)
+
+    node.create_subscription(kind, topic, once, qos(depth=10, best_effort=True))
+    # a volatile writer cannot match the latched reader: expected, not worth rclpy's warning
+    quiet = SubscriptionEventCallbacks(incompatible_qos=lambda event: None)
+    node.create_subscription(kind, topic, once, qos(depth=10, latched=True),
+                             event_callbacks=quiet)
+
+
 class SpinningNode:
     """An rclpy node (in its own context) spun on a daemon thread until closed."""
 
@@ -52,8 +95,7 @@ class SpinningNode:
         rclpy = rclpy_modules()
         from rclpy.executors import SingleThreadedExecutor
 
-        self.context = rclpy.context.Context()
-        rclpy.init(context=self.context)
+        self.context = init_context()
         self.node = rclpy.create_node(name, context=self.context)
         self.executor = SingleThreadedExecutor(context=self.context)
         self.executor.add_node(self.node)

@@ -1,0 +1,34 @@
+"""The protocol's names and encodings (pure Python: no rclpy needed)."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+from crewgate.ros2.protocol import Topics, decode_cancel, encode_cancel, loads
+from crewgate.spec import load_crew
+
+WIRED = Path(__file__).parent.parent / "data" / "crews" / "wired.yaml"
+
+
+def test_topics_default_to_the_namespace() -> None:
+    topics = Topics.of(load_crew("sar"))
+    assert topics.namespace == "crewgate"
+    assert topics.state("tb3") == "/crewgate/tb3/state"
+    assert topics.binding("victim") == "/crewgate/bindings/victim"
+    assert topics.confidence("victim") == "/crewgate/bindings/victim/confidence"
+    assert topics.estop() == "/crewgate/estop"
+    assert Topics.of(load_crew("sar"), "other").estop() == "/other/estop"
+
+
+def test_topics_take_the_names_the_crews_ros2_section_gives() -> None:
+    topics = Topics.of(load_crew(WIRED))
+    assert topics.namespace == "wired_test"
+    assert topics.binding("beacon") == "/wired/beacon"
+    assert topics.confidence("beacon") == "/wired_test/bindings/beacon/confidence"
+    assert topics.request("rover") == "/wired_test/rover/skill/request"
+
+
+def test_cancel_round_trips_and_non_finite_numbers_survive() -> None:
+    assert decode_cancel(encode_cancel("abc")) == "abc"
+    assert math.isnan(loads('{"x": "nan"}')["x"])
