@@ -15,6 +15,7 @@ from crewgate.journal import Journal
 from crewgate.orchestrator import MissionResult
 from crewgate.plan import Plan, Step, parse_plan
 from crewgate.planners import PlannerOutput, PlanningRequest, ScriptedPlanner
+from crewgate.sim.faults import parse_faults
 from crewgate.spec import Crew
 from tests.conftest import Runner, plan, sim_world
 
@@ -311,8 +312,8 @@ def test_other_workflows_stay_fail_closed(sar: Crew, run: Runner) -> None:
 class _EstopAt(SimAdapter):
     """The simulator with an e-stop pressed at a given simulated time."""
 
-    def __init__(self, crew: Crew, at_s: float) -> None:
-        super().__init__(crew)
+    def __init__(self, crew: Crew, at_s: float, faults: tuple[str, ...] = ()) -> None:
+        super().__init__(crew, faults=parse_faults(faults, crew))
         self.at_s = at_s
 
     def abort_reason(self) -> str | None:
@@ -332,3 +333,17 @@ def test_an_estop_cancels_the_running_step_and_dispatches_nothing_more(
     assert result.dispatched[1].message == "cancelled: e-stop pressed"
     halt = next(e for e in journal.events(result.mission_id) if e.kind == "halt")
     assert "e-stop" in halt.detail
+
+
+def test_an_estop_during_the_fallback_cancels_it_too(sar: Crew, journal: Journal) -> None:
+    # the rover is refused at ~36 s, and the drone is landing at 37 s
+    adapter = _EstopAt(sar, at_s=37.0, faults=("robot_unavailable:tb3@search_target",))
+    result = run_mission(sar, SAD, ScriptedPlanner([SAD_PLAN]), adapter=adapter,
+                         journal=journal)
+    assert result.status == "halted"
+    assert result.codes == ["robot_unavailable"]
+    assert refs(result, "fallback") == ["iris.land"]
+    landing = next(d for d in result.dispatched if d.kind == "fallback")
+    assert landing.message == "cancelled: e-stop pressed"
+    assert landing.ended_at is not None
+    assert landing.ended_at < 38.0

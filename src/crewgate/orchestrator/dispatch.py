@@ -2,13 +2,12 @@
 
 It redeems an authorization (consumed once; a refused step under enforcement never gets past
 ``redeem``), sends the command, waits for the result in backend time, enforces the skill's
-timeout (cancel, then report failure) and tells the mission gate how the step ended. Nothing is
-retried: a failure is reported, and the mission decides.
+timeout and the e-stop (cancel, then report failure) and tells the mission gate how the step
+ended. Nothing is retried: a failure is reported, and the mission decides.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,11 +35,9 @@ class Dispatcher:
         self.adapter = adapter
         self.tick_s = tick_s
 
-    def run(
-        self, gate: MissionGate, auth: Authorization,
-        should_abort: Callable[[], str | None] = lambda: None,
-    ) -> StepOutcome:
-        """Dispatch one authorized step and wait for it to end (in backend time)."""
+    def run(self, gate: MissionGate, auth: Authorization) -> StepOutcome:
+        """Dispatch one authorized step and wait for it to end (in backend time); an e-stop
+        (the adapter's ``abort_reason``) cancels it, as a timeout does."""
         gate.redeem(auth)
         skill = self.crew.skill(auth.step.robot, auth.step.skill)
         timeout = skill.timeout_s if skill is not None else DEFAULT_TIMEOUT_S
@@ -64,7 +61,7 @@ class Dispatcher:
                 ok = progress.status is Status.SUCCEEDED
                 gate.record_result(auth, ok)
                 return StepOutcome(ok, progress.message, start, now, dict(progress.result))
-            abort = should_abort()
+            abort = self.adapter.abort_reason()
             if abort is not None or now - start > timeout:
                 self.adapter._cancel(command)
                 gate.record_result(auth, False)

@@ -24,6 +24,11 @@ def run_fallback(
     world = orch.world
     for i, fb in enumerate(orch.crew.fallback):
         robot, skill = split_ref(fb.step)
+        stopped = orch.adapter.abort_reason()
+        if stopped is not None:  # an e-stop during the fallback: the robots stop themselves
+            orch._event(mid, "fallback", robot=robot, skill=skill,
+                        detail=f"not dispatched: {stopped}")
+            continue
         if fb.only_if_engaged and robot not in engaged:
             continue
         if fb.when is not None:

@@ -9,7 +9,6 @@ baselines) the same verdicts are computed and journaled, and every step is dispa
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,7 +50,6 @@ class Orchestrator:
         self.world: World = adapter.world
         self.journal = journal
         self.dispatcher = Dispatcher(self.crew, adapter, tick_s)
-        self.abort_reason: Callable[[], str | None] = adapter.abort_reason  # e-stop hook
         self._t0 = 0.0
 
     def now(self) -> float:
@@ -147,7 +145,7 @@ class Orchestrator:
         stopped: str | None = None  # an e-stop: halts whatever the condition
         failures: list[str] = []
         for index, step in enumerate(plan.steps):
-            stopped = self.abort_reason()
+            stopped = self.adapter.abort_reason()
             if stopped is not None:
                 result.reason = f"stopped before step {index}: {stopped}"
                 halted = True
@@ -189,7 +187,7 @@ class Orchestrator:
                 engaged.append(step.robot)
             self._event(mid, "dispatch", step=index, robot=step.robot, skill=step.skill,
                         codes=auth.verdict.codes, data={"args": auth.args})
-            outcome = self.dispatcher.run(mgate, auth, self.abort_reason)
+            outcome = self.dispatcher.run(mgate, auth)
             record.succeeded, record.message = outcome.succeeded, outcome.message
             record.started_at = outcome.started_at - self._t0
             record.ended_at = outcome.ended_at - self._t0
@@ -199,7 +197,7 @@ class Orchestrator:
                               "duration_s": outcome.ended_at - outcome.started_at})
             if not outcome.succeeded:
                 failures.append(f"step {index} {step.ref}: {outcome.message}")
-                stopped = self.abort_reason()
+                stopped = self.adapter.abort_reason()
                 if cond.enforce or stopped is not None:
                     result.reason = f"step {index} {step.ref} failed: {outcome.message}"
                     halted = True
