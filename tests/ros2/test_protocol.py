@@ -24,6 +24,7 @@ def test_topics_default_to_the_namespace() -> None:
 def test_topics_take_the_names_the_crews_ros2_section_gives() -> None:
     topics = Topics.of(load_crew(WIRED))
     assert topics.namespace == "wired_test"
+    assert topics.state("rover") == "/wired/rover/bridge_state"
     assert topics.binding("beacon") == "/wired/beacon"
     assert topics.confidence("beacon") == "/wired_test/bindings/beacon/confidence"
     assert topics.request("rover") == "/wired_test/rover/skill/request"

@@ -68,8 +68,18 @@ def test_topic_service_and_action_skills_run_with_their_fields_filled(ros: Ros,
     lines = said(node)
     assert {"goal": [1.5, -2.0], "frame": "map"} in lines
     assert {"survey": 3} in lines
-    assert {"dock": True} in lines
+    assert {"dock": True, "moving": False} in lines
     assert adapter.world.get("rover", "pose")[:2] == [1.5, -2.0]  # from the pose topic
+
+
+def test_a_topic_skill_ends_when_its_done_when_holds(ros: Ros, wired: Crew) -> None:
+    """go_to is done when the bridge reports moving == false: the dock call that follows finds
+    the rover stopped, although the drive (1 s) outlasts go_to's nominal duration (0.3 s)."""
+    node = robot(ros, "--drive-s", "1.0")
+    result, _ = errand(ros, wired, ("rover", "go_to", {"goal": [2.0, 1.0]}),
+                       ("rover", "dock", {}))
+    assert result.status == "completed", (result.reason, result.codes)
+    assert {"dock": True, "moving": False} in said(node)
 
 
 def test_a_service_answering_failure_halts_the_mission(ros: Ros, wired: Crew) -> None:

@@ -15,6 +15,9 @@ from crewgate.spec.ros2 import Ros2Skill
 from crewgate.world import World
 
 READY_TIMEOUT_S = 2.0  # a service or action server not up by then fails the step
+# A topic skill's done_when is not read before this: the condition may hold before the robot has
+# reacted to the message ("moving == false" before it sets off), and that is not the skill's end.
+DONE_WHEN_AFTER_S = 0.2
 
 
 def field_value(template: Any, command: Command) -> Any:
@@ -112,8 +115,8 @@ class WiredCall:
             cond = self.wiring.done_when
             if cond is not None:
                 robot = cond.robot or self.command.robot
-                if compare(self.world.get(robot, cond.field), cond.op, cond.value) and (
-                        time.monotonic() - self.started > 0.2):
+                if time.monotonic() - self.started > DONE_WHEN_AFTER_S and \
+                        compare(self.world.get(robot, cond.field), cond.op, cond.value):
                     return Progress(Status.SUCCEEDED)
                 return RUNNING
             done = time.monotonic() - self.started >= self.duration
