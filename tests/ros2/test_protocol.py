@@ -33,3 +33,14 @@ def test_topics_take_the_names_the_crews_ros2_section_gives() -> None:
 def test_cancel_round_trips_and_non_finite_numbers_survive() -> None:
     assert decode_cancel(encode_cancel("abc")) == "abc"
     assert math.isnan(loads('{"x": "nan"}')["x"])
+
+
+def test_an_unknown_interface_type_names_it_and_the_fix() -> None:
+    import pytest
+
+    from crewgate.errors import UserError
+    from crewgate.ros2.runtime import interface
+
+    with pytest.raises(UserError, match=r"cannot load ROS 2 interface 'nosuch_msgs/msg/X': .*"
+                       r'pip install "crewgate\[ros2\]".*fix the type name'):
+        interface("nosuch_msgs/msg/X")

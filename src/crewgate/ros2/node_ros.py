@@ -9,15 +9,13 @@ it (``ros2 topic pub`` included); each message is applied once.
 
 from __future__ import annotations
 
-import importlib
 import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from crewgate.errors import UserError
 from crewgate.ros2.node_core import RobotServer
 from crewgate.ros2.protocol import Feedback, Topics
-from crewgate.ros2.runtime import INSTALL_HINT, qos, rclpy_modules, subscribe_any
+from crewgate.ros2.runtime import interface, qos, rclpy_modules, subscribe_any
 from crewgate.world import BindingValue
 
 if TYPE_CHECKING:
@@ -27,20 +25,15 @@ if TYPE_CHECKING:
 
 
 def _messages() -> tuple[Any, Any, Any, Any]:
-    """String, Bool, Float32, PointStamped (untyped modules: imported by name)."""
-    std = importlib.import_module("std_msgs.msg")
-    geometry = importlib.import_module("geometry_msgs.msg")
-    return std.String, std.Bool, std.Float32, geometry.PointStamped
+    """String, Bool, Float32, PointStamped."""
+    return (interface("std_msgs/msg/String"), interface("std_msgs/msg/Bool"),
+            interface("std_msgs/msg/Float32"), interface("geometry_msgs/msg/PointStamped"))
 
 
 def require_rclpy() -> None:
     """rclpy and the message packages, or a UserError saying how to install them."""
     rclpy_modules()
-    try:
-        _messages()
-    except ImportError as exc:
-        raise UserError(f"ROS 2 message packages are not installed ({exc}); install them "
-                        f"with {INSTALL_HINT}") from exc
+    _messages()
 
 
 class RobotNode:

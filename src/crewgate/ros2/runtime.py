@@ -56,9 +56,11 @@ def interface(type_name: str) -> Any:
         package, kind, name = type_name.split("/")
         return getattr(importlib.import_module(f"{package}.{kind}"), name)
     except (ValueError, ImportError, AttributeError) as exc:
-        raise UserError(f"cannot load ROS 2 interface {type_name!r}: {exc}; install its "
-                        "package (e.g. pip install ros-geometry-msgs) or fix the type name in "
-                        "the crew's ros2 section") from exc
+        raise UserError(f"cannot load ROS 2 interface {type_name!r}: {exc}; install its package "
+                        f"({INSTALL_HINT} brings std_msgs, geometry_msgs and std_srvs; others "
+                        "as wheels, e.g. pip install ros-test-msgs, or from a sourced ROS "
+                        "installation) or fix the type name in the crew's ros2 section"
+                        ) from exc
 
 
 def subscribe_any(node: Any, kind: Any, topic: str, callback: Callable[[Any], None], *,
