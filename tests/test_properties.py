@@ -66,9 +66,9 @@ class SpyAdapter(SimAdapter):
             codes = [] if self.crew_has(command) else ["unknown"]
         else:
             step = self.plan.steps[command.index]
-            wf = self.gate.workflow(self.plan.workflow)
             check = self.gate.check(
-                command.index, step, Mode.DISPATCH, wf=wf, facts=self.facts,
+                command.index, step, Mode.DISPATCH, workflow=self.plan.workflow,
+                facts=self.facts,
                 state=self.world.robots, now=self.world.now(), bindings=self.world.bindings,
                 started=self.started, completed=self.completed,
                 planned=frozenset(s.ref for s in self.plan.steps))

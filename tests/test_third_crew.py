@@ -31,8 +31,8 @@ def test_the_third_crew_is_gated(warehouse: Crew) -> None:
     wrong = plan("move_pallet", ("fork", "lift", {"pallet": "red pallet"}),
                  ("fork", "move_to", {"location": "bay_2"}), ("fork", "lower", {}))
     verdict = gate.validate(parse_plan(wrong), REQUEST, sim_world(warehouse))
-    assert [s.codes for s in verdict.steps] == [["substituted_location"],
-                                                ["substituted_location"], []]
+    assert [s.codes for s in verdict.steps] == [["substituted_value"],
+                                                ["substituted_value"], []]
     early = plan("move_pallet", ("fork", "lower", {}), ("fork", "lift", {"pallet": "pallet_a"}))
     verdict = gate.validate(parse_plan(early), REQUEST, sim_world(warehouse))
     assert {"order_violation", "precondition_failed"} <= set(verdict.steps[0].codes)

@@ -49,7 +49,7 @@ def test_plan_replays_the_studys_recorded_outputs(journal_path: Path) -> None:
     assert run.rc == 1, str(run)
     data = run.json()
     assert data["plan"]["steps"][0]["args"] == {"location": "dropoff"}
-    assert data["verdict"]["codes"] == ["substituted_location"]
+    assert data["verdict"]["codes"] == ["substituted_value"]
 
 
 def test_run_defaults_to_the_offline_planner(journal_path: Path) -> None:

@@ -21,9 +21,9 @@ from typing import Any
 import pytest
 import yaml
 
-from crewgate.api import check_plan, gate_for, run_mission
+from crewgate.api import check_plan, run_mission
+from crewgate.codes import Code
 from crewgate.eval.scenarios import Scenario, Suite, load_suite
-from crewgate.gate.codes import Code
 from crewgate.orchestrator import MissionResult
 from crewgate.planners import ScriptedPlanner
 from crewgate.sim.faults import parse_faults
@@ -285,7 +285,7 @@ def test_reference_plans_never_substitute(crew: str) -> None:
     """Every value of a reference plan is one its request states (request containment)."""
     for s in SUITES[crew].scenarios:
         verdict = check_plan(CREWS[crew], _plan(s), s.request, world=s.world)
-        assert "substituted_location" not in verdict.codes, (s.id, verdict.codes)
+        assert "substituted_value" not in verdict.codes, (s.id, verdict.codes)
 
 
 @pytest.mark.parametrize("crew", CREW_NAMES)
@@ -308,11 +308,11 @@ def test_substitutions_a_planner_might_try_are_refused(crew: str) -> None:
 
 def _variants(spec: Crew, s: Scenario, facts: RequestFacts
               ) -> list[tuple[dict[str, Any], str]]:
-    ctx = gate_for(spec).compiled.ctx
+    ctx = spec.context
     plan = _plan(s)
     out: list[tuple[dict[str, Any], str]] = []
 
-    def swap(index: int, args: dict[str, Any], code: str = "substituted_location") -> None:
+    def swap(index: int, args: dict[str, Any], code: str = "substituted_value") -> None:
         steps = [dict(st) for st in _steps(plan)]
         steps[index] = {**steps[index], "args": args}
         out.append(({"workflow": plan["workflow"], "steps": steps}, code))

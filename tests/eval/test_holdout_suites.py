@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 
 from crewgate.api import check_plan, run_mission
+from crewgate.codes import Code
 from crewgate.eval.scenarios import Scenario, Suite, load_suite, packaged_suites
-from crewgate.gate.codes import Code
 from crewgate.orchestrator import MissionResult
 from crewgate.planners import ScriptedPlanner
 from crewgate.sim.faults import parse_faults
@@ -179,7 +179,7 @@ def test_reference_plans_state_only_what_the_request_states(crew: str) -> None:
     (a blocked one is blocked for its own reason, never for writing something unstated)."""
     for s in SUITES[crew].scenarios:
         verdict = check_plan(CREWS[crew], _plan(s), s.request, faults=s.faults, world=s.world)
-        assert "substituted_location" not in verdict.codes, (s.id, verdict.codes)
+        assert "substituted_value" not in verdict.codes, (s.id, verdict.codes)
         if not s.should_block:
             assert verdict.codes == [], (s.id, verdict.codes)
 

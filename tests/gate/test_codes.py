@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from crewgate.gate import Gate, PlanVerdict
-from crewgate.plan import parse_plan
+from crewgate.gate import Gate, MissionGate, PlanVerdict
+from crewgate.plan import Plan, parse_plan
 from crewgate.spec import Areas, Crew, KeepOut
-from crewgate.world import BindingValue
+from crewgate.world import BindingValue, World
 from tests.conftest import plan, sim_world
 
 SAD = "A hiker is missing in the search zone x from -5.5 to 5.5, y from -5.5 to 5.5. Fly the " \
@@ -29,6 +29,18 @@ def step_codes(v: PlanVerdict) -> list[list[str]]:
     return [s.codes for s in v.steps]
 
 
+def dispatch_codes(sar: Crew, world: World) -> list[str]:
+    """The codes of the rover's dispatch to the victim, the search having completed."""
+    plan_ = parse_plan(SAD_PLAN)
+    assert isinstance(plan_, Plan)
+    mission = MissionGate(Gate(sar), "m", SAD, plan_)
+    for step in plan_.steps[:2]:
+        mission.started[step.ref] += 1
+        mission.completed[step.ref] += 1
+    world.update("iris", airborne=True)
+    return mission.authorize(2, plan_.steps[2], world).verdict.codes
+
+
 def test_nominal_search_and_dispatch_is_accepted_and_defers_the_fix(sar: Crew) -> None:
     v = check(sar, SAD, SAD_PLAN)
     assert v.accepted, v.to_json()
@@ -39,24 +51,24 @@ def test_nominal_search_and_dispatch_is_accepted_and_defers_the_fix(sar: Crew) -
 
 def test_unknown_robot(sar: Crew) -> None:
     v = check(sar, SAD, plan("search_and_dispatch", ("drone1", "takeoff", {})))
-    assert "unknown_robot" in v.steps[0].codes
+    assert v.steps[0].codes == ["unknown_robot", "bad_assignment"]
 
 
 def test_unknown_skill_suggests_the_real_one(sar: Crew) -> None:
     v = check(sar, SAD, plan("search_and_dispatch", ("iris", "take_off", {})))
-    assert "unknown_skill" in v.steps[0].codes
+    assert v.steps[0].codes == ["unknown_skill", "bad_assignment"]
     assert "did you mean 'takeoff'" in v.steps[0].problems[0].detail
 
 
 def test_hidden_skill_is_unknown_to_plans(g1_go2: Crew) -> None:
     v = check(g1_go2, "go to charging", plan("navigation_only", ("go2", "stop", {})))
-    assert "unknown_skill" in v.steps[0].codes
+    assert v.steps[0].codes == ["unknown_skill", "bad_assignment"]
 
 
 def test_missing_arg(g1_go2: Crew) -> None:
     v = check(g1_go2, "go to charging", plan("navigation_only", ("go2", "navigate_to_location",
                                                                  {})))
-    assert "missing_arg" in v.steps[0].codes
+    assert v.steps[0].codes == ["missing_arg"]
 
 
 def test_one_of_needs_exactly_one_group(sar: Crew) -> None:
@@ -67,30 +79,31 @@ def test_one_of_needs_exactly_one_group(sar: Crew) -> None:
                                                                "target": "victim"})))
     half = check(sar, "Rover: proceed to x 0.0, y 8.0.",
                  plan("dispatch_only", ("tb3", "navigate_to", {"x": 0})))
-    assert "missing_arg" in none.steps[0].codes
-    assert "bad_argument" in both.steps[0].codes
-    assert "missing_arg" in half.steps[0].codes
+    assert none.steps[0].codes == ["missing_arg"]
+    assert both.steps[0].codes == ["bad_argument"]
+    assert half.steps[0].codes == ["missing_arg"]
 
 
 @pytest.mark.parametrize(
-    ("args", "why"),
+    ("args", "code", "why"),
     [
-        ({"altitude": 50}, "outside"),
-        ({"altitude": "high"}, "finite number"),
-        ({"altitude": float("nan")}, "finite number"),
-        ({"altitude": True}, "finite number"),
-        ({"speed": 2}, "takes no argument 'speed'"),
+        ({"altitude": 50}, "out_of_range", "altitude 50 m is outside [1, 10]"),
+        ({"altitude": "high"}, "bad_argument", "must be a finite number, got 'high'"),
+        ({"altitude": float("nan")}, "bad_argument", "must be a finite number, got nan"),
+        ({"altitude": True}, "bad_argument", "must be a finite number, got True"),
+        ({"altitude": 10**400}, "bad_argument", "an integer too large to be a number"),
+        ({"speed": 2}, "unexpected_argument", "takes no argument 'speed'"),
     ],
 )
-def test_bad_argument(sar: Crew, args: dict[str, Any], why: str) -> None:
+def test_argument_codes(sar: Crew, args: dict[str, Any], code: str, why: str) -> None:
     v = check(sar, SAD, plan("search_and_dispatch", ("iris", "takeoff", args)))
-    assert "bad_argument" in v.steps[0].codes
+    assert v.steps[0].codes == [code]
     assert why in " ".join(p.detail for p in v.steps[0].problems)
 
 
 def test_numeric_strings_are_read_as_numbers(sar: Crew) -> None:
     v = check(sar, SAD, plan("search_and_dispatch", ("iris", "takeoff", {"altitude": "4"})))
-    assert "bad_argument" not in v.steps[0].codes
+    assert v.steps[0].codes == []
 
 
 def test_unknown_location_and_alias_resolution(g1_go2: Crew) -> None:
@@ -120,7 +133,7 @@ def test_empty_zone_is_a_bad_argument(sar: Crew) -> None:
               plan("search_only", ("iris", "takeoff", {}),
                    ("iris", "search_target", {"x_min": 5, "x_max": 1, "y_min": 0, "y_max": 2}),
                    ("iris", "land", {})))
-    assert "bad_argument" in v.steps[1].codes
+    assert v.steps[1].codes == ["bad_argument"]
 
 
 def test_keep_out_zone(sar: Crew) -> None:
@@ -154,17 +167,17 @@ def test_bad_assignment_robot_and_step(sar: Crew) -> None:
     v = check(sar, "Drive the rover to position x 3.0, y -2.0.",
               plan("dispatch_only", ("iris", "takeoff", {}),
                    ("tb3", "navigate_to", {"x": 3.0, "y": -2.0})))
-    assert "bad_assignment" in v.steps[0].codes
+    assert v.steps[0].codes == ["bad_assignment"]
     abort = check(sar, "Emergency stop: land the drone and halt the rover immediately.",
                   plan("abort", ("iris", "land", {}), ("iris", "takeoff", {})))
-    assert "bad_assignment" in abort.steps[1].codes
+    assert abort.steps[1].codes == ["bad_assignment"]
 
 
 def test_cardinality_and_missing_step(sar: Crew) -> None:
     v = check(sar, SAD, plan("search_and_dispatch", ("iris", "takeoff", {}),
                              ("iris", "search_target", ZONE), ("iris", "search_target", ZONE),
                              ("tb3", "navigate_to", {"target": "victim"})))
-    assert "cardinality" in v.steps[2].codes
+    assert v.steps[2].codes == ["cardinality"]
     missing = check(sar, "Take off, scan the search square between -5.5 and 5.5 on both axes "
                     "for survivors, then land.",
                     plan("search_only", ("iris", "takeoff", {}), ("iris", "search_target", ZONE)))
@@ -184,10 +197,10 @@ def test_order_violation_quadruped_departs_before_loading(g1_go2: Crew) -> None:
               plan("carry", ("g1", "grab_from_table", {"object": "red cube"}),
                    ("go2", "navigate_to_location", {"location": "room_b"}),
                    ("g1", "place_on_table", {})))
-    assert "order_violation" in v.steps[1].codes
+    assert v.steps[1].codes == ["order_violation"]
     assert "may not depart before" in " ".join(p.detail for p in v.steps[1].problems)
     # and the humanoid cannot load a quadruped that has left (predicted state)
-    assert "precondition_failed" in v.steps[2].codes
+    assert v.steps[2].codes == ["precondition_failed"]
 
 
 def test_optional_first_step_of_an_order_rule(g1_go2: Crew) -> None:
@@ -197,15 +210,15 @@ def test_optional_first_step_of_an_order_rule(g1_go2: Crew) -> None:
     late = check(g1_go2, "give me the bottle, I'm standing right at the table",
                  plan("handover", ("g1", "hand_over", {}),
                       ("g1", "grab_from_table", {"object": "bottle"})))
-    assert "order_violation" in late.steps[0].codes
+    assert late.steps[0].codes == ["order_violation"]
 
 
-def test_substituted_location(g1_go2: Crew) -> None:
+def test_substituted_value(g1_go2: Crew) -> None:
     v = check(g1_go2, "carry the red cube to the rooftop helipad",
               plan("carry", ("g1", "grab_from_table", {"object": "red cube"}),
                    ("g1", "place_on_table", {}),
                    ("go2", "navigate_to_location", {"location": "dropoff"})))
-    assert v.steps[2].codes == ["substituted_location"]
+    assert v.steps[2].codes == ["substituted_value"]
 
 
 def test_substituted_object(g1_go2: Crew) -> None:
@@ -213,7 +226,7 @@ def test_substituted_object(g1_go2: Crew) -> None:
               plan("carry", ("g1", "grab_from_table", {"object": "red_cube"}),
                    ("g1", "place_on_table", {}),
                    ("go2", "navigate_to_location", {"location": "table_b"})))
-    assert v.steps[0].codes == ["substituted_location"]
+    assert v.steps[0].codes == ["substituted_value"]
 
 
 def test_substituted_coordinates_and_zone(sar: Crew) -> None:
@@ -223,15 +236,15 @@ def test_substituted_coordinates_and_zone(sar: Crew) -> None:
                                 ("iris", "search_target", {"x_min": -5, "x_max": 5, "y_min": -5,
                                                            "y_max": 5}),
                                 ("tb3", "navigate_to", {"target": "victim"})))
-    assert point.steps[0].codes == ["substituted_location"]
-    assert zone.steps[1].codes == ["substituted_location"]
+    assert point.steps[0].codes == ["substituted_value"]
+    assert zone.steps[1].codes == ["substituted_value"]
 
 
 def test_binding_required(sar: Crew) -> None:
     v = check(sar, SAD, plan("search_and_dispatch", ("iris", "takeoff", {}),
                              ("iris", "search_target", ZONE),
                              ("tb3", "navigate_to", {"x": 5.0, "y": 5.0})))
-    assert "binding_required" in v.steps[2].codes
+    assert v.steps[2].codes == ["binding_required"]
     assert "not literal x, y" in " ".join(p.detail for p in v.steps[2].problems)
 
 
@@ -247,7 +260,7 @@ def test_precondition_failed_on_predicted_state(sar: Crew) -> None:
               "survivors, then land.",
               plan("search_only", ("iris", "search_target", ZONE), ("iris", "takeoff", {}),
                    ("iris", "land", {})))
-    assert "precondition_failed" in v.steps[0].codes
+    assert v.steps[0].codes == ["order_violation", "precondition_failed"]
     assert "airborne == true" in v.steps[0].problems[-1].detail
 
 
@@ -261,7 +274,8 @@ def test_precondition_with_argument_reference(g1_go2: Crew) -> None:
 def test_no_target_fix_without_a_search(sar: Crew) -> None:
     v = check(sar, "Drive the rover to the victim", plan(
         "dispatch_only", ("tb3", "navigate_to", {"target": "victim"})))
-    assert "no_target_fix" in v.steps[0].codes
+    # dispatch_only asks for stated coordinates (x, y), and no fix exists either
+    assert v.steps[0].codes == ["missing_arg", "no_target_fix"]
 
 
 @pytest.mark.parametrize(
@@ -276,12 +290,9 @@ def test_no_target_fix_without_a_search(sar: Crew) -> None:
 def test_binding_rules_at_dispatch(
     sar: Crew, value: tuple[float, float], age: float, confidence: float, code: str
 ) -> None:
-    gate = Gate(sar)
     world = sim_world(sar)
     world.publish("victim", BindingValue(value, world.now() - age, confidence, "iris"))
-    p = parse_plan(plan("dispatch_only", ("tb3", "navigate_to", {"target": "victim"})))
-    v = gate.validate(p, "go to the victim", world)
-    assert code in v.steps[0].codes
+    assert dispatch_codes(sar, world) == [code]
 
 
 def test_every_problem_is_reported_at_once(g1_go2: Crew) -> None:
@@ -290,17 +301,16 @@ def test_every_problem_is_reported_at_once(g1_go2: Crew) -> None:
                    ("go2", "navigate_to_location", {"location": "rooftop helipad"}),
                    ("g1", "place_on_table", {"location": "room_b"})),
               faults=["robot_unavailable:go2"])
-    codes = set(v.codes)
-    assert {"unknown_location", "order_violation", "robot_unavailable", "bad_argument"} <= codes
+    assert step_codes(v) == [["unknown_location"],
+                             ["unknown_location", "order_violation", "robot_unavailable"],
+                             ["unexpected_argument"]]
     feedback = v.feedback()
     assert {f["index"] for f in feedback} == {0, 1, 2}
     assert all(f["detail"] for f in feedback)
 
 
 def test_every_binding_rule_is_judged_at_once(sar: Crew) -> None:
-    gate = Gate(sar)
     world = sim_world(sar)
     world.publish("victim", BindingValue((40.0, 45.0), world.now() - 500, 0.1, "iris"))
-    p = parse_plan(plan("dispatch_only", ("tb3", "navigate_to", {"target": "victim"})))
-    codes = gate.validate(p, "go to the victim", world).steps[0].codes
-    assert {"no_target_fix", "binding_out_of_bounds", "stale_binding"} <= set(codes)
+    assert dispatch_codes(sar, world) == ["no_target_fix", "binding_out_of_bounds",
+                                          "stale_binding"]

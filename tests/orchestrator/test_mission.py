@@ -54,7 +54,7 @@ def test_invalid_plan_moves_nothing_and_is_refused_after_one_replan(
     assert result.dispatched == []
     assert result.final_state["tb3"]["pose"] == [-2.0, -2.0]
     assert [a.number for a in result.attempts] == [1, 2]
-    assert result.codes == ["out_of_bounds", "substituted_location"]
+    assert result.codes == ["out_of_bounds", "substituted_value"]
     assert [(r["index"], r["codes"], r["stage"]) for r in result.refusals] == [
         (0, result.attempts[1].verdict.steps[0].codes, "plan")]
     assert kinds(journal, result).count("replan") == 1

@@ -98,4 +98,4 @@ def test_study_plans_replay_through_the_whole_mission(g1_go2: Crew) -> None:
     assert result.status == "refused"
     assert len(result.attempts) == 2
     assert result.dispatched == []
-    assert "substituted_location" in result.codes
+    assert "substituted_value" in result.codes

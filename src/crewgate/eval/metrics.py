@@ -32,9 +32,9 @@ from functools import lru_cache
 from itertools import pairwise
 from typing import Any
 
+from crewgate.codes import Code, Family
 from crewgate.eval.records import Record
 from crewgate.eval.stats import Proportion, fisher_p, mean_std, proportion
-from crewgate.gate.codes import Code, Family
 from crewgate.spec import load_crew
 from crewgate.text import RequestFacts, Vocabulary
 
@@ -50,7 +50,7 @@ REFERENCE = {"llm-only": "ro", "skill-list": "ro", "ro-prompt": "ro", "ro": "ro"
 
 def _family(code: str) -> str:
     try:
-        return Code(code).family.value
+        return Code.named(code).family.value
     except ValueError:
         return "other"
 

@@ -43,9 +43,9 @@ class Scenario(SpecModel):
             return self.expect_family
         if not self.expect_codes:
             return "none"
-        from crewgate.gate.codes import Code
+        from crewgate.codes import Code
 
-        families = {Code(c).family.value for c in self.expect_codes}
+        families = {Code.named(c).family.value for c in self.expect_codes}
         for family in ("state", "contract", "grounding"):
             if family in families:
                 return family

@@ -1,8 +1,11 @@
 """The gate: whole-plan validation and the per-step check shared with dispatch-time authorization.
 
 Checks run in the order of the architecture: capability, arguments (with request containment),
-contract, state, runtime bindings. Every check that can run does run, so a verdict lists every
-reason at once (the replan feedback is complete); nothing here raises on bad input.
+contract, state, runtime bindings. Each check is a rule object of the crew spec (a parameter
+kind, a skill, a workflow and its step, argument and order rules, a precondition, a binding):
+the gate decides which rules apply in which mode and in what order, the rules do the checking.
+Every check that can run does run, so a verdict lists every reason at once (the replan feedback
+is complete); nothing here raises on bad input.
 """
 
 from __future__ import annotations
@@ -13,14 +16,12 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+from crewgate.codes import Code, Findings, Problem
 from crewgate.errors import did_you_mean
-from crewgate.gate.codes import Code
-from crewgate.gate.compiled import CompiledCrew, CompiledWorkflow, compile_crew
-from crewgate.gate.contract import check_complete, check_step, skill_level_containment
-from crewgate.gate.state import apply_effects, check_available, check_binding, check_preconditions
-from crewgate.gate.verdict import Findings, PlanVerdict, Problem, StepVerdict
+from crewgate.gate.verdict import PlanVerdict, StepVerdict
 from crewgate.plan import ParseFailure, Plan, Step
-from crewgate.spec import Crew
+from crewgate.spec import Crew, Skill
+from crewgate.spec.expressions import State
 from crewgate.text.request import RequestFacts
 from crewgate.world import BindingValue, World
 
@@ -46,10 +47,7 @@ class Gate:
 
     def __init__(self, crew: Crew) -> None:
         self.crew = crew
-        self.compiled: CompiledCrew = compile_crew(crew)
-
-    def workflow(self, name: str | None) -> CompiledWorkflow | None:
-        return self.compiled.workflows.get(name) if name is not None else None
+        self.ctx = crew.context
 
     def validate(
         self, plan: Plan | ParseFailure, request: str | RequestFacts, world: World
@@ -60,7 +58,7 @@ class Gate:
                 Problem(Code.MALFORMED_PLAN, detail) for detail in plan.problems))
         facts = request if isinstance(request, RequestFacts) else RequestFacts.read(request)
         plan_level = Findings(None)
-        wf = self.workflow(plan.workflow)
+        wf = self.crew.workflows.get(plan.workflow) if plan.workflow is not None else None
         if wf is None:
             self._unknown_workflow(plan.workflow, plan_level)
         state = world.copy_state()
@@ -72,24 +70,24 @@ class Gate:
         verdicts: list[StepVerdict] = []
         for index, step in enumerate(plan.steps):
             check = self.check(
-                index, step, Mode.PLAN, wf=wf, facts=facts, state=state, now=now,
-                bindings=bindings, started=started, completed=started, planned=planned,
+                index, step, Mode.PLAN, workflow=plan.workflow, facts=facts, state=state,
+                now=now, bindings=bindings, started=started, completed=started, planned=planned,
                 produced=produced,
             )
             verdicts.append(check.verdict)
             started[step.ref] += 1
-            compiled = self.compiled.skills.get((step.robot, step.skill))
-            if compiled is not None:
+            skill = self.crew.skill(step.robot, step.skill)
+            if skill is not None:
                 if check.typed is not None and step.robot in state:
-                    apply_effects(compiled, check.typed, state)
-                produced.update(compiled.spec.produces)
-        if wf is not None:
-            check_complete(wf, [s.ref for s in plan.steps], plan_level)
+                    skill.predict(step.robot, check.typed, state)
+                produced.update(skill.produces)
+        if wf is not None and plan.workflow is not None:
+            wf.check_complete(plan.workflow, [s.ref for s in plan.steps], plan_level)
         return PlanVerdict(problems=tuple(plan_level.items), steps=tuple(verdicts),
                            workflow=plan.workflow)
 
     def _unknown_workflow(self, name: str | None, f: Findings) -> None:
-        known = list(self.compiled.workflows)
+        known = list(self.crew.workflows)
         if name is None:
             f.add(Code.UNKNOWN_WORKFLOW, f"the plan names no workflow; use one of {known}")
         else:
@@ -102,9 +100,9 @@ class Gate:
         step: Step,
         mode: Mode,
         *,
-        wf: CompiledWorkflow | None,
+        workflow: str | None,
         facts: RequestFacts | None,
-        state: Mapping[str, Mapping[str, Any]],
+        state: State,
         now: float,
         bindings: Mapping[str, BindingValue],
         started: Counter[str],
@@ -114,44 +112,65 @@ class Gate:
     ) -> StepCheck:
         """Check one step; ``produced`` names bindings earlier plan steps will publish."""
         f = Findings(index)
-        robot = self.crew.robots.get(step.robot)
-        skill = self.compiled.skills.get((step.robot, step.skill))
-        if robot is None:
-            f.add(Code.UNKNOWN_ROBOT, f"robot {step.robot!r} is not in crew {self.crew.name!r}"
-                  f"{did_you_mean(step.robot, self.crew.robots)}")
-        elif skill is None or (mode is not Mode.FALLBACK and not skill.spec.visible):
-            visible = [n for n, s in robot.skills.items() if s.visible]
-            f.add(Code.UNKNOWN_SKILL, f"{step.robot} has no skill {step.skill!r}"
-                  f"{did_you_mean(step.skill, visible)} (its skills: {', '.join(visible)})")
-            skill = None
-        read = skill.read_args(step.args, self.compiled.ctx, f) if skill is not None else None
-        typed, given = read if read is not None else (None, frozenset[str]())
-        if mode is not Mode.FALLBACK:
-            if skill is not None and typed is not None and facts is not None:
-                skill_level_containment(skill, typed, given, facts, self.compiled.ctx, f)
-            if wf is not None and facts is not None:
-                check_step(wf, step.robot, step.ref, skill, typed, given, started, completed,
-                           planned, facts, self.compiled.ctx, f)
+        skill = self._capability(step, mode, f)
+        checked = skill.check(step.args, self.ctx, f, step.ref) if skill is not None else None
+        typed, given = checked if checked is not None else (None, frozenset[str]())
+        wf = self.crew.workflows.get(workflow) if workflow is not None else None
+        if mode is not Mode.FALLBACK and facts is not None:
+            if skill is not None and typed is not None:
+                for pname, param in skill.params.items():
+                    if param.from_request and pname in given:  # a default is no substitution
+                        param.check_stated(pname, typed[pname], facts, self.ctx, f, step.ref)
+            if wf is not None and workflow is not None:
+                rule = wf.check(workflow, step.robot, step.ref, started, completed, planned, f)
+                if rule is not None and skill is not None and typed is not None:
+                    for pname, arg in rule.args.items():
+                        arg.check(step.ref, workflow, pname, skill, typed, given, facts,
+                                  self.ctx, f)
         resolved: dict[str, BindingValue] = {}
-        if robot is not None and check_available(step.robot, state, f) and skill is not None \
-                and typed is not None:
-            check_preconditions(skill, typed, state, f)
+        deferred: list[str] = []
+        if step.robot in self.crew.robots and _available(step.robot, state, f) \
+                and skill is not None and typed is not None:
+            skill.check_preconditions(step.ref, step.robot, typed, state, f)
             for pname in skill.binding_params:
                 name = typed.get(pname)
                 if name is None:
                     continue
                 if mode is Mode.PLAN and name in produced:
-                    continue  # published by an earlier step; checked at dispatch
+                    deferred.append(name)  # published by an earlier step; checked at dispatch
+                    continue
                 value = bindings.get(name)
-                check_binding(name, self.crew.bindings[name], value, now, self.crew.area, f)
+                self.crew.bindings[name].check(name, value, now, self.crew.area, f)
                 if value is not None:
                     # passed on even when refused: with enforcement off the robot acts on it
                     resolved[name] = value
-        deferred = tuple(
-            typed[p] for p in (skill.binding_params if skill else ())
-            if mode is Mode.PLAN and typed is not None and typed.get(p) in produced
-        )
-        skip = bool(wf is not None and wf.spec.partial and f.items
+        skip = bool(wf is not None and wf.partial and f.items
                     and all(p.code is Code.ROBOT_UNAVAILABLE for p in f.items))
-        verdict = StepVerdict(index, step.robot, step.skill, tuple(f.items), deferred, skip)
+        verdict = StepVerdict(index, step.robot, step.skill, tuple(f.items), tuple(deferred),
+                              skip)
         return StepCheck(verdict, typed, resolved)
+
+    def _capability(self, step: Step, mode: Mode, f: Findings) -> Skill | None:
+        """The robot exists and has the skill (visible to planners, unless a fallback)."""
+        robot = self.crew.robots.get(step.robot)
+        if robot is None:
+            f.add(Code.UNKNOWN_ROBOT, f"robot {step.robot!r} is not in crew {self.crew.name!r}"
+                  f"{did_you_mean(step.robot, self.crew.robots)}")
+            return None
+        skill = robot.skills.get(step.skill)
+        if skill is None or (mode is not Mode.FALLBACK and not skill.visible):
+            visible = [n for n, s in robot.skills.items() if s.visible]
+            f.add(Code.UNKNOWN_SKILL, f"{step.robot} has no skill {step.skill!r}"
+                  f"{did_you_mean(step.skill, visible)} (its skills: {', '.join(visible)})")
+            return None
+        return skill
+
+
+def _available(robot: str, state: State, f: Findings) -> bool:
+    if state[robot].get("available", True) is not True:
+        f.add(Code.ROBOT_UNAVAILABLE, f"robot {robot!r} is unavailable")
+        return False
+    return True
+
+
+__all__ = ["Gate", "Mode", "StepCheck"]

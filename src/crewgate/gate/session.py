@@ -13,10 +13,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from crewgate.codes import Code, Problem
 from crewgate.errors import GateViolation
-from crewgate.gate.codes import Code
 from crewgate.gate.gate import Gate, Mode
-from crewgate.gate.verdict import Problem, StepVerdict
+from crewgate.gate.verdict import StepVerdict
 from crewgate.plan import Plan, Step
 from crewgate.spec import FallbackStep, split_ref
 from crewgate.text.request import RequestFacts
@@ -69,7 +69,7 @@ class MissionGate:
         self.facts = RequestFacts.read(request)
         self.plan = plan
         self.enforce = enforce
-        self.workflow = gate.workflow(plan.workflow)
+        self.workflow = plan.workflow
         self.planned = frozenset(s.ref for s in plan.steps)
         self.started: Counter[str] = Counter()
         self.completed: Counter[str] = Counter()
@@ -80,7 +80,7 @@ class MissionGate:
         planned = self.plan.steps[index] if 0 <= index < len(self.plan.steps) else None
         with world.lock:
             check = self.gate.check(
-                index, step, Mode.DISPATCH, wf=self.workflow, facts=self.facts,
+                index, step, Mode.DISPATCH, workflow=self.workflow, facts=self.facts,
                 state=world.robots, now=world.now(), bindings=world.bindings,
                 started=self.started, completed=self.completed, planned=self.planned,
             )
@@ -98,7 +98,7 @@ class MissionGate:
         step = Step(robot, skill, dict(fallback.args))
         with world.lock:
             check = self.gate.check(
-                index, step, Mode.FALLBACK, wf=None, facts=None, state=world.robots,
+                index, step, Mode.FALLBACK, workflow=None, facts=None, state=world.robots,
                 now=world.now(), bindings=world.bindings, started=Counter(), completed=Counter(),
             )
         # the fallback is always enforced, even in the baselines: it must never make things worse

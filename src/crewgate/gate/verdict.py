@@ -3,22 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from crewgate.gate.codes import Code, Family
-
-
-@dataclass(frozen=True, slots=True)
-class Problem:
-    """One reason to refuse: a machine-readable code and a sentence for people and planners."""
-
-    code: Code
-    detail: str
-    index: int | None = None  # the step it concerns; None for the plan as a whole
-
-    def to_json(self) -> dict[str, Any]:
-        return {"index": self.index, "code": self.code.value, "detail": self.detail}
+from crewgate.codes import Family, Problem
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,17 +81,3 @@ def unique_codes(problems: Iterable[Problem]) -> list[str]:
     for p in problems:
         seen.setdefault(p.code.value, None)
     return list(seen)
-
-
-@dataclass(slots=True)
-class Findings:
-    """Accumulates problems for one step while the checks run."""
-
-    index: int | None
-    items: list[Problem] = field(default_factory=list)
-
-    def add(self, code: Code, detail: str) -> None:
-        self.items.append(Problem(code, detail, self.index))
-
-    def __bool__(self) -> bool:
-        return bool(self.items)

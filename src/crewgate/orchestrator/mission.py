@@ -13,10 +13,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from crewgate.adapters.base import Adapter
+from crewgate.codes import Problem
 from crewgate.conditions import CONDITIONS, Condition
 from crewgate.errors import PlannerError
 from crewgate.gate import Gate, MissionGate
-from crewgate.gate.verdict import PlanVerdict, Problem
+from crewgate.gate.verdict import PlanVerdict
 from crewgate.journal import Journal
 from crewgate.orchestrator.dispatch import Dispatcher
 from crewgate.orchestrator.fallback import run_fallback

@@ -28,8 +28,15 @@ from crewgate.planners.cues import (
 )
 from crewgate.planners.embedding import Encoder, LexicalEncoder, default_encoder
 from crewgate.planners.phrases import delexicalize, sentences
-from crewgate.planners.slots import fill_plan, filled_and_lacking, provided, template
+from crewgate.planners.slots import (
+    action_words,
+    fill_plan,
+    filled_and_lacking,
+    provided,
+    template,
+)
 from crewgate.spec import Crew, split_ref
+from crewgate.spec.params import FillRequest
 from crewgate.text.request import RequestFacts
 from crewgate.text.vocabulary import Vocabulary
 
@@ -79,8 +86,9 @@ class ExemplarPlanner:
         self.encoder = encoder or default_encoder()
         self.threshold = threshold if threshold is not None else THRESHOLDS.get(
             self.encoder.name, 0.3)
-        self.places = Vocabulary.build("location", crew.locations)
-        self.things = Vocabulary.build("object", crew.objects)
+        self.places: Vocabulary = crew.context.locations
+        self.things: Vocabulary = crew.context.objects
+        self.actions = action_words(crew)
         self.examples = [(name, ex, self._mask(ex)) for name, wf in crew.workflows.items()
                          for ex in (wf.examples or [wf.description])]
         self.encoder.similarity("warm-up", [m for _, _, m in self.examples])  # embed them once
@@ -111,12 +119,13 @@ class ExemplarPlanner:
         well the values the request states fit the slots the template takes."""
         facts = RequestFacts.read(request)
         cues = Cues.read(self.crew, request)
-        known, unknown = provided(self.crew, facts, self.places, self.things)
+        fill = FillRequest(facts, self.crew.context, self.actions)
+        known, unknown = provided(self.crew, fill)
         out = []
         for match in self.rank(request):
             wf = self.crew.workflows[match.workflow]
             refs = template(self.crew, wf, cues)
-            args = fill_plan(self.crew, wf, refs, facts, self.places, self.things)
+            args = fill_plan(self.crew, wf, refs, fill)
             filled, lacking = filled_and_lacking(self.crew, wf, refs, args, cues)
             moving = {split_ref(ref)[0] for ref in refs}
             fit = (SLOT_USED * len(known & filled)

@@ -9,24 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from crewgate.planners.cues import Cues, mentioned
-from crewgate.planners.phrases import DEST, OBJECT, SOURCE, attached_number, candidates, quote
 from crewgate.spec import Crew, Skill, Workflow, split_ref
-from crewgate.spec.params import (
-    BindingParam,
-    EnumParam,
-    IntegerParam,
-    LocationParam,
-    NumberParam,
-    ObjectParam,
-    Param,
-    PointParam,
-    ZoneParam,
-    plan_fields,
-)
-from crewgate.text import RequestFacts, Vocabulary, words
-
-_KIND: dict[type, str] = {PointParam: "point", ZoneParam: "zone", LocationParam: "location",
-                          ObjectParam: "object"}
+from crewgate.spec.params import FillRequest, Param
+from crewgate.spec.workflow import ArgRule
+from crewgate.text import RequestFacts, words
 
 
 def template(crew: Crew, wf: Workflow, cues: Cues) -> list[str]:
@@ -76,17 +62,16 @@ def action_words(crew: Crew) -> frozenset[str]:
     return frozenset(words(p)[-1] for p in phrases if words(p))
 
 
-def fill_plan(crew: Crew, wf: Workflow, refs: list[str], facts: RequestFacts,
-              places: Vocabulary, things: Vocabulary) -> list[dict[str, Any]]:
+def fill_plan(crew: Crew, wf: Workflow, refs: list[str], request: FillRequest
+              ) -> list[dict[str, Any]]:
     """Arguments for each step of a template. The object a request names is given to the first
     step that takes an object (later steps act on what it picked up)."""
     out = []
     object_given = False
-    actions = action_words(crew)
     for ref in refs:
-        args = fill_args(crew, wf, ref, facts, places, things, actions, skip_objects=object_given)
+        args = fill_args(crew, wf, ref, request, skip_objects=object_given)
         object_given = object_given or any(
-            isinstance(p, ObjectParam) for n, p in _params(crew, ref).items() if n in args)
+            p.slot == "object" for n, p in _params(crew, ref).items() if n in args)
         out.append(args)
     return out
 
@@ -97,28 +82,20 @@ def _params(crew: Crew, ref: str) -> dict[str, Param]:
     return dict(skill.params) if skill else {}
 
 
-def provided(crew: Crew, facts: RequestFacts, places: Vocabulary, things: Vocabulary
-             ) -> tuple[set[str], set[str]]:
+def provided(crew: Crew, request: FillRequest) -> tuple[set[str], set[str]]:
     """The kinds of value the request states that this crew's skills could take: those it
     states as crew values (geometry, known places and objects), and those it only names in
     words the crew does not know ("to the loading dock", "bring the laptop")."""
-    kinds = {type(p) for r in crew.robots.values() for s in r.skills.values()
-             for p in s.params.values()}
-    known, unknown = set(), set()
-    if PointParam in kinds and facts.points:
-        known.add("point")
-    if ZoneParam in kinds and facts.zones:
-        known.add("zone")
-    if LocationParam in kinds:
-        if places.named_in(facts):
-            known.add("location")
-        elif any(True for _ in candidates(DEST, facts.text)):
-            unknown.add("location")
-    if ObjectParam in kinds:
-        if things.named_in(facts):
-            known.add("object")
-        elif quote(OBJECT, facts.text, things, not_ending_in=action_words(crew)) is not None:
-            unknown.add("object")
+    kinds = {p.slot: p for r in crew.robots.values() for s in r.skills.values()
+             for p in s.params.values() if p.slot is not None}
+    known: set[str] = set()
+    unknown: set[str] = set()
+    for slot, param in kinds.items():
+        offer = param.offer(request)
+        if offer == "known":
+            known.add(slot)
+        elif offer == "unknown":
+            unknown.add(slot)
     return known, unknown
 
 
@@ -138,13 +115,13 @@ def filled_and_lacking(crew: Crew, wf: Workflow, refs: list[str],
         if skill is None:
             continue
         for pname, param in skill.params.items():
-            kind = _KIND.get(type(param))
+            kind = param.slot
             if kind is None:
                 continue
             rule = wf.steps[ref].args.get(pname)
             expected = skill.is_required(pname) or param.from_request or bool(
                 rule and (rule.from_request or rule.required))
-            if any(f in args for f in plan_fields(pname, param)):
+            if any(f in args for f in param.plan_fields(pname)):
                 filled.add(kind)
             elif expected and not _group_filled(skill, pname, args) and not (
                     kind == "object" and objects_seen  # later steps act on the picked object
@@ -158,11 +135,10 @@ def _group_filled(skill: Skill, pname: str, args: dict[str, Any]) -> bool:
     """A parameter of a one_of group whose other group was given is not missing."""
     return any(pname in g for g in skill.one_of) and any(
         f in args for g in skill.one_of if pname not in g for n in g
-        for f in plan_fields(n, skill.params[n]))
+        for f in skill.params[n].plan_fields(n))
 
 
-def fill_args(crew: Crew, wf: Workflow, ref: str, facts: RequestFacts, places: Vocabulary,
-              things: Vocabulary, actions: frozenset[str] = frozenset(), *,
+def fill_args(crew: Crew, wf: Workflow, ref: str, request: FillRequest, *,
               skip_objects: bool = False) -> dict[str, Any]:
     """Arguments of one step, from the request only."""
     robot, name = split_ref(ref)
@@ -170,28 +146,23 @@ def fill_args(crew: Crew, wf: Workflow, ref: str, facts: RequestFacts, places: V
     if skill is None:
         return {}
     rules = wf.steps[ref].args
-    skip = _unchosen_groups(skill, rules, facts)
+    skip = _unchosen_groups(skill, rules, request.facts)
     args: dict[str, Any] = {}
     for pname, param in skill.params.items():
-        if pname in skip or (skip_objects and isinstance(param, ObjectParam)):
+        if pname in skip or (skip_objects and param.slot == "object"):
             continue
         rule = rules.get(pname)
         if rule is not None and rule.bind is not None:
             args[pname] = rule.bind
             continue
-        value = _value(pname, param, facts, places, things, actions,
-                       required=skill.is_required(pname) or bool(rule and rule.required))
-        if value is None:
-            continue
-        fields = plan_fields(pname, param)
-        if len(fields) > 1:
-            args.update(zip(fields, value, strict=True))
-        else:
-            args[pname] = value
+        value = param.fill(pname, request,
+                           required=skill.is_required(pname) or bool(rule and rule.required))
+        if value is not None:
+            args.update(param.as_args(pname, value))
     return args
 
 
-def _unchosen_groups(skill: Skill, rules: dict[str, Any], facts: RequestFacts) -> set[str]:
+def _unchosen_groups(skill: Skill, rules: dict[str, ArgRule], facts: RequestFacts) -> set[str]:
     """For one_of skills: the parameters of the groups not chosen. A group the contract binds or
     requires wins; otherwise the first group the request can fill."""
     if not skill.one_of:
@@ -203,49 +174,7 @@ def _unchosen_groups(skill: Skill, rules: dict[str, Any], facts: RequestFacts) -
             break
     if chosen is None:
         for group in skill.one_of:
-            if all(_fillable(skill.params[n], facts) for n in group):
+            if all(skill.params[n].fillable(facts) for n in group):
                 chosen = group
                 break
     return {n for g in skill.one_of if g is not chosen for n in g}
-
-
-def _fillable(param: Param, facts: RequestFacts) -> bool:
-    if isinstance(param, PointParam):
-        return bool(facts.points)
-    if isinstance(param, ZoneParam):
-        return bool(facts.zones)
-    return not isinstance(param, BindingParam)
-
-
-def _value(name: str, param: Param, facts: RequestFacts, places: Vocabulary,
-           things: Vocabulary, actions: frozenset[str], *, required: bool) -> Any:
-    if isinstance(param, PointParam):
-        return list(facts.points[-1]) if facts.points else None  # "from A to B": B
-    if isinstance(param, ZoneParam):
-        return list(facts.zones[0]) if facts.zones else None
-    if isinstance(param, LocationParam):
-        return _destination(facts, places) if required else quote(
-            SOURCE, facts.text, places, known_only=True)
-    if isinstance(param, ObjectParam):
-        named = things.named_in(facts)
-        if len(named) == 1:
-            return named[0]
-        return None if named else quote(OBJECT, facts.text, things, not_ending_in=actions)
-    if isinstance(param, NumberParam | IntegerParam):
-        return attached_number(name, facts.text)
-    if isinstance(param, EnumParam):
-        stated = [v for v in param.values if facts.states_words(v)]
-        return stated[0] if len(stated) == 1 else None
-    return None
-
-
-def _destination(facts: RequestFacts, places: Vocabulary) -> str | None:
-    """The one crew location the request names; among several, the one it goes "to"; if it
-    names none, the "to ..." phrase as written (an unknown place stays unknown)."""
-    named = places.named_in(facts)
-    target = quote(DEST, facts.text, places)
-    if len(named) == 1:
-        return named[0]
-    if named:
-        return target if target in named else named[-1]
-    return target

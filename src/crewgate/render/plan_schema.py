@@ -14,23 +14,9 @@ from typing import Any
 
 from crewgate.conditions import Knowledge
 from crewgate.spec import Crew, Skill
-from crewgate.spec.params import (
-    BindingParam,
-    BooleanParam,
-    EnumParam,
-    IntegerParam,
-    LocationParam,
-    NumberParam,
-    ObjectParam,
-    Param,
-    PointParam,
-    StringParam,
-    ZoneParam,
-    plan_fields,
-)
+from crewgate.spec.params import JsonSchema
 
 MAX_STEPS = 32  # the cap when a contract allows unbounded repetition
-JsonSchema = dict[str, Any]
 
 
 def max_plan_steps(crew: Crew) -> int:
@@ -80,16 +66,14 @@ def _step_schema(crew: Crew, robot: str, name: str, skill: Skill) -> JsonSchema:
     properties: dict[str, JsonSchema] = {}
     required: list[str] = []
     for pname, param in skill.params.items():
-        fields = plan_fields(pname, param)
-        for field, schema in zip(fields, _param_schemas(crew, param, len(fields)), strict=True):
-            properties[field] = schema
+        properties.update(param.json_schemas(pname, crew.context))
         if skill.is_required(pname):
-            required.extend(fields)
+            required.extend(param.plan_fields(pname))
     args: JsonSchema = {"type": "object", "properties": properties,
                         "required": required, "additionalProperties": False}
     if skill.one_of:
         args["anyOf"] = [
-            {"required": [f for n in group for f in plan_fields(n, skill.params[n])]}
+            {"required": [f for n in group for f in skill.params[n].plan_fields(n)]}
             for group in skill.one_of
         ]
     return {
@@ -102,50 +86,6 @@ def _step_schema(crew: Crew, robot: str, name: str, skill: Skill) -> JsonSchema:
         "required": ["robot", "skill", "args"],
         "additionalProperties": False,
     }
-
-
-def _param_schemas(crew: Crew, param: Param, n_fields: int) -> list[JsonSchema]:
-    """One schema per plan argument carrying the parameter."""
-    if isinstance(param, PointParam | ZoneParam):
-        size = 2 if isinstance(param, PointParam) else 4
-        axes = "xy" if size == 2 else "xxyy"
-        per_axis = [_coordinate(crew, axis, param.in_area) for axis in axes]
-        if n_fields == size:
-            return per_axis
-        return [{"type": "array", "items": {"type": "number"}, "minItems": size,
-                 "maxItems": size}]
-    return [_scalar_schema(crew, param)]
-
-
-def _coordinate(crew: Crew, axis: str, in_area: bool) -> JsonSchema:
-    schema: JsonSchema = {"type": "number"}
-    if in_area:
-        lo, hi = getattr(crew.area.operational, axis)
-        schema.update(minimum=lo, maximum=hi)
-    return schema
-
-
-def _scalar_schema(crew: Crew, param: Param) -> JsonSchema:
-    if isinstance(param, NumberParam | IntegerParam):
-        schema: JsonSchema = {"type": "number" if isinstance(param, NumberParam) else "integer"}
-        if param.min is not None:
-            schema["minimum"] = param.min
-        if param.max is not None:
-            schema["maximum"] = param.max
-        return schema
-    if isinstance(param, BooleanParam):
-        return {"type": "boolean"}
-    if isinstance(param, StringParam):
-        return {"type": "string", "maxLength": param.max_length}
-    if isinstance(param, EnumParam):
-        return {"type": "string", "enum": list(param.values)}
-    if isinstance(param, LocationParam):
-        return {"type": "string", "enum": list(param.among or crew.locations)}
-    if isinstance(param, ObjectParam):
-        return {"type": "string", "enum": list(param.among or crew.objects)}
-    if isinstance(param, BindingParam):
-        return {"type": "string", "enum": list(param.bindings)}
-    raise AssertionError(param)  # pragma: no cover
 
 
 def without_document_keys(schema: Mapping[str, Any]) -> JsonSchema:

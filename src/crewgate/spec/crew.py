@@ -7,27 +7,22 @@ naming a state field ...) are checked here, all at once, each problem with its p
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from functools import cached_property
 
 from pydantic import Field, model_validator
 
 from crewgate.errors import did_you_mean
-from crewgate.spec.base import Name, SpecModel, split_ref
+from crewgate.spec.base import Name, SpecModel, SpecPath, split_ref
 from crewgate.spec.expressions import Condition, Ref
-from crewgate.spec.params import (
-    BindingParam,
-    IntegerParam,
-    LocationParam,
-    NumberParam,
-    ObjectParam,
-    Param,
-)
+from crewgate.spec.fallback import FallbackStep
+from crewgate.spec.params import CrewContext, on_new_kind
 from crewgate.spec.places import Areas, Binding, CrewObject, Location
 from crewgate.spec.robots import Robot, Skill
 from crewgate.spec.ros2 import Ros2Section
 from crewgate.spec.simulation import SimSection
-from crewgate.spec.workflow import FallbackStep, Workflow
+from crewgate.spec.workflow import Workflow
 
-Path = tuple[str | int, ...]
+Path = SpecPath
 
 
 class CrossReferenceError(ValueError):
@@ -77,6 +72,11 @@ class Crew(SpecModel):
         return [(rn, sn) for rn, r in self.robots.items() for sn, s in r.skills.items()
                 if binding in s.produces]
 
+    @cached_property
+    def context(self) -> CrewContext:
+        """What parameter kinds need of the crew (areas, location and object names)."""
+        return CrewContext.of(self)
+
 
 def _problems(crew: Crew) -> Iterator[tuple[Path, str]]:
     yield from _alias_problems(crew)
@@ -116,7 +116,7 @@ def _alias_problems(crew: Crew) -> Iterator[tuple[Path, str]]:
 def _skill_problems(crew: Crew, rname: str, sname: str, skill: Skill) -> Iterator[tuple[Path, str]]:
     base: Path = ("robots", rname, "skills", sname)
     for pname, param in skill.params.items():
-        yield from _param_problems(crew, param, (*base, "params", pname))
+        yield from param.problems(crew, (*base, "params", pname))
     for i, cond in enumerate(skill.preconditions):
         yield from _condition_problems(crew, rname, skill, cond, (*base, "preconditions", i))
     for key, value in skill.effects.items():
@@ -132,23 +132,6 @@ def _skill_problems(crew: Crew, rname: str, sname: str, skill: Skill) -> Iterato
     for i, name in enumerate(skill.produces):
         if name not in crew.bindings:
             yield (*base, "produces", i), _names("binding", name, crew.bindings)
-
-
-def _param_problems(crew: Crew, param: Param, path: Path) -> Iterator[tuple[Path, str]]:
-    if isinstance(param, LocationParam):
-        for i, name in enumerate(param.among or []):
-            if name not in crew.locations:
-                yield (*path, "among", i), _names("location", name, crew.locations)
-        if param.default is not None and param.default not in crew.locations:
-            yield (*path, "default"), _names("location", param.default, crew.locations)
-    elif isinstance(param, ObjectParam):
-        for i, name in enumerate(param.among or []):
-            if name not in crew.objects:
-                yield (*path, "among", i), _names("object", name, crew.objects)
-    elif isinstance(param, BindingParam):
-        for i, name in enumerate(param.bindings):
-            if name not in crew.bindings:
-                yield (*path, "bindings", i), _names("binding", name, crew.bindings)
 
 
 def _condition_problems(
@@ -200,12 +183,13 @@ def _workflow_problems(crew: Crew, wname: str, wf: Workflow) -> Iterator[tuple[P
             if param is None:
                 yield apath, _names(f"parameter of {ref}", pname, skill.params)
                 continue
-            if arg.bind is not None and not (
-                isinstance(param, BindingParam) and arg.bind in param.bindings
-            ):
+            if arg.bind is not None and not param.accepts_binding(arg.bind):
                 yield apath, f"bind: {arg.bind!r} needs a binding parameter that accepts it"
-            if arg.range is not None and not isinstance(param, NumberParam | IntegerParam):
+            if arg.range is not None and not param.numeric:
                 yield apath, "range applies to number and integer parameters only"
+            if arg.from_request and not param.stated:
+                yield apath, (f"from_request: a {param.type} parameter is never stated in a "
+                              "request")
 
 
 def _sim_problems(crew: Crew, sim: SimSection) -> Iterator[tuple[Path, str]]:
@@ -268,4 +252,9 @@ def _ros2_problems(crew: Crew, ros2: Ros2Section) -> Iterator[tuple[Path, str]]:
             yield ("ros2", "bindings", bname), _names("binding", bname, crew.bindings)
 
 
+def _rebuild() -> None:
+    Crew.model_rebuild(force=True)
+
+
+on_new_kind(_rebuild)
 __all__ = ["Crew", "CrossReferenceError", "Name"]

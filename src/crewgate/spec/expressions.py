@@ -16,13 +16,18 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
-from typing import Annotated, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 import yaml
 from pydantic import PlainSerializer, PlainValidator, WithJsonSchema
 
-from crewgate.spec.base import Scalar
+from crewgate.codes import Code, Findings
+from crewgate.spec.base import Rule, Scalar
+
+# Robot state as checks read it: robot -> field -> value (live, or predicted during validation).
+State = Mapping[str, Mapping[str, Any]]
 
 Op = Literal["==", "!=", "<", "<=", ">", ">="]
 
@@ -44,9 +49,37 @@ class Ref:
         return f"${self.robot}.{self.name}" if self.robot else f"${self.name}"
 
 
+class _Sentinel:
+    __slots__ = ("_text",)
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+
+    def __repr__(self) -> str:
+        return self._text
+
+
+# A value the plan leaves to the robot (an object it picks itself): not null, not equal to any
+# named value; a condition on it cannot be refuted before run time.
+UNKNOWN: Any = _Sentinel("<chosen by the robot>")
+# A reference to an optional argument the plan left out: the comparison is skipped.
+SKIP: Any = _Sentinel("<not given>")
+
+
+def resolve(ref: Ref, robot: str, params: Collection[str], typed: Mapping[str, Any],
+            state: State) -> Any:
+    """A ``$reference`` of a skill's expression: its argument, else its robot's state field."""
+    if ref.robot is None and ref.name in params:
+        return typed.get(ref.name, SKIP)
+    return state[ref.robot or robot].get(ref.name)
+
+
 @dataclass(frozen=True, slots=True)
-class Condition:
-    """``[robot.]field OP value`` where value is a literal or a ``$param`` reference."""
+class Condition(Rule):
+    """``[robot.]field OP value`` where value is a literal or a ``$param`` reference. As a
+    skill's precondition it is a rule: rendered "Requires: ...", checked at every dispatch."""
+
+    codes: ClassVar[frozenset[Code]] = frozenset({Code.PRECONDITION_FAILED})
 
     field: str
     op: Op
@@ -56,6 +89,40 @@ class Condition:
     def __str__(self) -> str:
         lhs = f"{self.robot}.{self.field}" if self.robot else self.field
         return f"{lhs} {self.op} {_literal_text(self.value)}"
+
+    def describe(self) -> str:
+        return str(self)
+
+    def holds(self, state: State, robot: str) -> bool:
+        """Whether a condition on literals holds now (fallback ``when``, ROS 2 ``done_when``)."""
+        return compare(state[self.robot or robot].get(self.field), self.op, self.value)
+
+    def check(self, ref: str, robot: str, params: Collection[str], typed: Mapping[str, Any],
+              state: State, f: Findings) -> None:
+        """As a precondition of step ``ref`` of ``robot`` with typed arguments ``typed``."""
+        target = self.robot or robot
+        expected: Any = self.value
+        if isinstance(expected, Ref):
+            expected = resolve(expected, robot, params, typed, state)
+            if expected is SKIP:
+                return  # the optional argument it compares with was left out
+        actual = state[target].get(self.field)
+        if actual is UNKNOWN or expected is UNKNOWN:
+            return  # decided by the robot at run time; cannot be refuted now
+        if not compare(actual, self.op, expected):
+            f.add(Code.PRECONDITION_FAILED, f"{ref} needs {self} but {target}.{self.field} is "
+                  f"{show_state(actual)}")
+
+
+def show_state(value: Any) -> str:
+    """A state value as details write it."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, tuple | list):
+        return "(" + ", ".join(f"{v:g}" if isinstance(v, float) else str(v) for v in value) + ")"
+    return str(value)
 
 
 def _literal_text(value: Scalar | Ref) -> str:

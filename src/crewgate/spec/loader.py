@@ -13,6 +13,7 @@ from pydantic import ValidationError
 
 from crewgate.errors import InputFileError, NotFoundError, SpecError, did_you_mean
 from crewgate.spec.crew import Crew, CrossReferenceError
+from crewgate.spec.params import PARAM_KINDS
 
 PathKey = tuple[str | int, ...]
 
@@ -140,13 +141,9 @@ def _real_path(root: yaml.Node | None, loc: tuple[str | int, ...]) -> PathKey:
 
 def _looks_like_tag(part: object) -> bool:
     return isinstance(part, str) and (
-        part in _PARAM_TAGS or part.startswith(("tuple[", "list[", "dict[", "function-"))
+        part in PARAM_KINDS or part.startswith(("tuple[", "list[", "dict[", "function-"))
         or part in {"str", "int", "float", "bool", "none"}
     )
-
-
-_PARAM_TAGS = {"number", "integer", "boolean", "string", "enum", "location", "object", "binding",
-               "point", "zone"}
 
 
 def _dotted(path: PathKey) -> str:

@@ -1,12 +1,17 @@
-"""The crew's world vocabulary: named locations and objects, areas, runtime bindings."""
+"""The crew's world vocabulary: named locations and objects, and two rules: the areas (where
+points and zones may lie) and the runtime bindings (what a value of the run must be to be used).
+"""
 
 from __future__ import annotations
 
-from typing import Literal
+import math
+from collections.abc import Sequence
+from typing import ClassVar, Literal, Protocol
 
 from pydantic import Field, model_validator
 
-from crewgate.spec.base import Name, Range, SpecModel
+from crewgate.codes import Code, Findings
+from crewgate.spec.base import Name, Range, Rule, SpecModel
 
 
 class Location(SpecModel):
@@ -22,12 +27,24 @@ class Location(SpecModel):
     )
     description: str = Field("", description="Shown to the planner.")
 
+    def describe(self, name: str) -> str:
+        pose = ", ".join(f"{v:g}" for v in self.pose[:2])
+        also = f", also called {', '.join(repr(a) for a in self.aliases)}" if self.aliases else ""
+        desc = f": {self.description}" if self.description else ""
+        return f"- {name} at ({pose}){also}{desc}"
+
 
 class CrewObject(SpecModel):
     """A named object robots may manipulate (a cube, a bottle ...)."""
 
     aliases: list[str] = Field(default_factory=list, description="Other names, matched as words.")
     description: str = Field("", description="Shown to the planner.")
+
+    def describe(self, name: str) -> str:
+        names = ", ".join(repr(a) for a in self.aliases)
+        also = f" (also called {names})" if self.aliases else ""
+        desc = f": {self.description}" if self.description else ""
+        return f"- {name}{also}{desc}"
 
 
 class Box(SpecModel):
@@ -62,15 +79,76 @@ class KeepOut(Box):
     description: str = Field("", description="Why it is forbidden.")
 
 
-class Areas(SpecModel):
-    """Where the crew may operate."""
+class Areas(SpecModel, Rule):
+    """Where the crew may operate: points and zones of a plan (those of parameters with
+    ``in_area``) lie inside the operational area and out of every keep-out zone."""
+
+    codes: ClassVar[frozenset[Code]] = frozenset({Code.OUT_OF_BOUNDS})
 
     operational: Box = Field(description="Points and zones in plans must lie inside it.")
     keep_out: list[KeepOut] = Field(default_factory=list, description="Forbidden zones.")
 
+    def describe(self) -> str:
+        op = self.operational
+        lines = [f"x in [{op.x[0]:g}, {op.x[1]:g}] m, y in [{op.y[0]:g}, {op.y[1]:g}] m. A point "
+                 "or zone marked inside the operational area must lie in it, and out of every "
+                 "keep-out zone."]
+        lines += [f"- keep out of {z.name}: x in [{z.x[0]:g}, {z.x[1]:g}], "
+                  f"y in [{z.y[0]:g}, {z.y[1]:g}]" for z in self.keep_out]
+        return "\n".join(lines)
 
-class Binding(SpecModel):
+    def check(self, name: str, coords: Sequence[float], f: Findings, where: str) -> None:
+        """A point (x, y) or a zone (x_min, x_max, y_min, y_max)."""
+        op = self.operational
+        area = f"the operational area x {_rng(op.x)} y {_rng(op.y)}"
+        if len(coords) == 2:
+            x, y = coords
+            if not op.contains(x, y):
+                f.add(Code.OUT_OF_BOUNDS, f"{where}: {name} ({x:g}, {y:g}) is outside {area}")
+                return
+            for zone in self.keep_out:
+                if zone.contains(x, y):
+                    f.add(Code.OUT_OF_BOUNDS, f"{where}: {name} ({x:g}, {y:g}) is inside "
+                          f"keep-out zone {zone.name!r}")
+            return
+        box = Box(x=(coords[0], coords[1]), y=(coords[2], coords[3]))
+        if not op.contains_box(box):
+            f.add(Code.OUT_OF_BOUNDS, f"{where}: {name} x {_rng(box.x)} y {_rng(box.y)} is not "
+                  f"inside {area}")
+            return
+        for zone in self.keep_out:
+            if zone.overlaps(box):
+                f.add(Code.OUT_OF_BOUNDS, f"{where}: {name} overlaps keep-out zone "
+                      f"{zone.name!r}")
+
+    def allows(self, x: float, y: float) -> bool:
+        """Inside the operational area and out of every keep-out zone."""
+        return self.operational.contains(x, y) and not any(
+            z.contains(x, y) for z in self.keep_out)
+
+
+def _rng(r: tuple[float, float]) -> str:
+    return f"[{r[0]:g}, {r[1]:g}]"
+
+
+class Reading(Protocol):
+    """A published runtime value as the gate reads it (``crewgate.world.BindingValue``)."""
+
+    @property
+    def value(self) -> tuple[float, ...] | None: ...
+    @property
+    def stamp(self) -> float: ...
+    @property
+    def confidence(self) -> float | None: ...
+    @property
+    def finite(self) -> bool: ...
+
+
+class Binding(SpecModel, Rule):
     """A value that only exists at run time (the victim fix), and the rules it must pass."""
+
+    codes: ClassVar[frozenset[Code]] = frozenset(
+        {Code.NO_TARGET_FIX, Code.STALE_BINDING, Code.BINDING_OUT_OF_BOUNDS})
 
     type: Literal["point"] = Field("point", description="Kind of value; [x, y] in the crew frame.")
     description: str = Field("", description="Shown to the planner.")
@@ -81,3 +159,50 @@ class Binding(SpecModel):
     min_confidence: float | None = Field(
         None, ge=0, le=1, description="Refuse a value reported with lower confidence."
     )
+
+    def describe(self, name: str, producers: Sequence[str]) -> str:
+        rules = ["present", "finite"]
+        if self.inside_area:
+            rules.append("inside the operational area")
+        if self.max_age_s is not None:
+            rules.append(f"at most {self.max_age_s:g} s old")
+        if self.min_confidence is not None:
+            rules.append(f"confidence >= {self.min_confidence:g}")
+        desc = f"{self.description.strip()} " if self.description else ""
+        by = ", ".join(producers) or "the backend"
+        return (f"- {name} ({self.type}, published by {by}): {desc}Refer to it by its name "
+                f"{name!r}; it is resolved and checked ({', '.join(rules)}) when the step that "
+                "uses it is dispatched.")
+
+    def check(self, name: str, reading: Reading | None, now: float, areas: Areas,
+              f: Findings) -> bool:
+        """Presence, finiteness, confidence, area and freshness of a runtime value; every rule
+        that can be judged is judged (an absent value can only be absent)."""
+        if reading is None or reading.value is None:
+            f.add(Code.NO_TARGET_FIX, f"no {name} has been published")
+            return False
+        ok = True
+        if not reading.finite:
+            f.add(Code.NO_TARGET_FIX, f"{name} {_coords(reading.value)} is not finite")
+            ok = False
+        if self.min_confidence is not None and (
+                reading.confidence is None or not reading.confidence >= self.min_confidence):
+            f.add(Code.NO_TARGET_FIX, f"{name} confidence {reading.confidence} is below "
+                  f"{self.min_confidence}")
+            ok = False
+        if self.inside_area and reading.finite:
+            x, y = reading.value[0], reading.value[1]
+            if not areas.allows(x, y):
+                f.add(Code.BINDING_OUT_OF_BOUNDS, f"{name} ({x:g}, {y:g}) is outside the "
+                      "operational area or inside a keep-out zone")
+                ok = False
+        if self.max_age_s is not None:
+            age = now - reading.stamp
+            if not math.isfinite(age) or age > self.max_age_s:
+                f.add(Code.STALE_BINDING, f"{name} is {age:.1f} s old (max {self.max_age_s:g} s)")
+                ok = False
+        return ok
+
+
+def _coords(value: tuple[float, ...]) -> str:
+    return "(" + ", ".join(f"{v:g}" if isinstance(v, float) else str(v) for v in value) + ")"

@@ -11,23 +11,13 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
 from crewgate.spec.crew import Crew
-from crewgate.spec.params import (
-    BindingParam,
-    BooleanParam,
-    EnumParam,
-    IntegerParam,
-    LocationParam,
-    NumberParam,
-    ObjectParam,
-    PointParam,
-    StringParam,
-    ZoneParam,
-)
+from crewgate.spec.fallback import FallbackStep
+from crewgate.spec.params import PARAM_KINDS
 from crewgate.spec.places import Areas, Binding, Box, CrewObject, KeepOut, Location
 from crewgate.spec.robots import Robot, Skill, StateField
 from crewgate.spec.ros2 import Ros2Binding, Ros2Robot, Ros2Section, Ros2Skill
 from crewgate.spec.simulation import SimRobot, SimSection, SimWorld
-from crewgate.spec.workflow import ArgRule, FallbackStep, OrderRule, StepRule, Workflow
+from crewgate.spec.workflow import ArgRule, OrderRule, StepRule, Workflow
 
 SECTIONS: list[tuple[str, type[BaseModel]]] = [
     ("Crew (top level)", Crew),
@@ -39,16 +29,7 @@ SECTIONS: list[tuple[str, type[BaseModel]]] = [
     ("Robot (`robots.NAME`)", Robot),
     ("StateField (`robots.NAME.state.FIELD`)", StateField),
     ("Skill (`robots.NAME.skills.SKILL`)", Skill),
-    ("Parameter `type: number`", NumberParam),
-    ("Parameter `type: integer`", IntegerParam),
-    ("Parameter `type: boolean`", BooleanParam),
-    ("Parameter `type: string`", StringParam),
-    ("Parameter `type: enum`", EnumParam),
-    ("Parameter `type: location`", LocationParam),
-    ("Parameter `type: object`", ObjectParam),
-    ("Parameter `type: binding`", BindingParam),
-    ("Parameter `type: point`", PointParam),
-    ("Parameter `type: zone`", ZoneParam),
+    *((f"Parameter `type: {tag}`", kind) for tag, kind in PARAM_KINDS.items()),
     ("Binding (`bindings.NAME`)", Binding),
     ("Workflow contract (`workflows.NAME`)", Workflow),
     ("Step rule (`workflows.NAME.steps.ROBOT.SKILL`)", StepRule),
@@ -112,8 +93,6 @@ def _type_text(annotation: Any) -> str:
         return _type_text(get_args(annotation)[0])
     if origin in (typing.Union, types.UnionType):
         parts = [_type_text(a) for a in get_args(annotation)]
-        if "Param" in parts[0] and len(parts) > 3:
-            return "parameter (by `type`)"
         return " or ".join(dict.fromkeys(parts))
     if origin is typing.Literal:
         return " / ".join(f"`{a}`" for a in get_args(annotation))
@@ -128,7 +107,8 @@ def _type_text(annotation: Any) -> str:
         return "null"
     name = getattr(annotation, "__name__", str(annotation))
     return {"str": "string", "float": "number", "int": "integer", "bool": "boolean",
-            "Condition": "condition", "Cardinality": "count", "Ref": "reference"}.get(name, name)
+            "Condition": "condition", "Cardinality": "count", "Ref": "reference",
+            "ParamKind": "parameter (by `type`)"}.get(name, name)
 
 
 def _cell(text: str) -> str:

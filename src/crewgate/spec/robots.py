@@ -1,14 +1,30 @@
-"""Robots, their state fields and their typed skills (the skill library)."""
+"""Robots, their state fields and their typed skills (the skill library).
+
+A skill is a rule: it renders itself for the planner (its parameters, the groups of which one
+must be given, its preconditions, effects and the bindings it publishes) and checks a step's
+arguments (every parameter through its kind, arguments it does not take, one_of groups).
+"""
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Mapping
+from functools import cached_property
+from typing import Any, ClassVar, Literal
 
 from pydantic import Field, model_validator
 
-from crewgate.spec.base import Name, Scalar, SpecModel
-from crewgate.spec.expressions import ConditionField, EffectValue
-from crewgate.spec.params import Param
+from crewgate.codes import Code, Findings
+from crewgate.spec.base import Name, Rule, Scalar, SpecModel
+from crewgate.spec.expressions import (
+    SKIP,
+    UNKNOWN,
+    ConditionField,
+    EffectValue,
+    Ref,
+    State,
+    resolve,
+)
+from crewgate.spec.params import MISSING, CrewContext, Param, ParamKind, on_new_kind
 
 StateType = Literal["bool", "number", "string", "pose", "location", "object"]
 
@@ -24,8 +40,11 @@ class StateField(SpecModel):
     description: str = Field("", description="What the field means.")
 
 
-class Skill(SpecModel):
+class Skill(SpecModel, Rule):
     """A typed capability of one robot: what a plan step may ask that robot to do."""
+
+    codes: ClassVar[frozenset[Code]] = frozenset(
+        {Code.UNEXPECTED_ARGUMENT, Code.MISSING_ARG, Code.BAD_ARGUMENT})
 
     description: str = Field(description="What the skill does, shown to the planner.")
     aliases: list[str] = Field(
@@ -78,7 +97,101 @@ class Skill(SpecModel):
             return param.required
         if any(name in group for group in self.one_of):
             return False
-        return getattr(param, "default", None) is None
+        return param.default_value is None
+
+    @cached_property
+    def arg_names(self) -> frozenset[str]:
+        """Every plan argument name the skill accepts (flattened fields included)."""
+        return frozenset(n for pname, p in self.params.items()
+                         for n in (pname, *p.plan_fields(pname)))
+
+    @cached_property
+    def binding_params(self) -> tuple[str, ...]:
+        """The parameters that refer to runtime bindings."""
+        return tuple(n for n, p in self.params.items() if p.runtime)
+
+    def groups_text(self) -> str:
+        return " or ".join(", ".join(f for n in g for f in self.params[n].plan_fields(n))
+                           for g in self.one_of)
+
+    # -- the rule --------------------------------------------------------------------------------
+
+    def describe(self, robot: str, name: str) -> str:
+        params = "; ".join(p.describe(n, self.is_required(n)) for n, p in self.params.items())
+        line = f"- {robot}.{name}({params}): {self.description.strip()}"
+        if self.aliases:
+            line += f" (Asked for as: {', '.join(self.aliases)}.)"
+        if self.one_of:
+            line += f" Give exactly one of: {self.groups_text()}."
+        if self.preconditions:
+            line += " Requires: " + ", ".join(c.describe() for c in self.preconditions) + "."
+        if self.effects:
+            line += " Afterwards: " + ", ".join(f"{k} = {_literal(v)}"
+                                                for k, v in self.effects.items()) + "."
+        if self.produces:
+            line += " Publishes: " + ", ".join(self.produces) + "."
+        return line
+
+    def check(self, args: Mapping[str, Any], ctx: CrewContext, f: Findings, where: str
+              ) -> tuple[dict[str, Any], frozenset[str]] | None:
+        """Typed arguments with defaults filled in, and the parameters the plan gave; None when
+        any argument fails to type (a point outside the area is still typed: later checks may
+        use it, and its ``out_of_bounds`` stands)."""
+        mark = len(f.items)
+        unknown = [k for k in args if k not in self.arg_names]
+        if unknown:
+            takes = ", ".join(sorted(self.arg_names)) or "no arguments"
+            f.add(Code.UNEXPECTED_ARGUMENT, f"{where} takes no argument "
+                  f"{', '.join(map(repr, unknown[:8]))} (it takes: {takes})")
+        typed: dict[str, Any] = {}
+        given: set[str] = set()
+        for name, param in self.params.items():
+            value = param.check(name, args, ctx, f, where)
+            if value is MISSING:
+                if self.is_required(name):
+                    f.add(Code.MISSING_ARG, f"{where} needs argument "
+                          f"{', '.join(param.plan_fields(name))}")
+                elif param.default_value is not None:
+                    typed[name] = param.default_value
+                continue
+            typed[name] = value
+            given.add(name)
+        if self.one_of:
+            complete = [g for g in self.one_of if all(n in given for n in g)]
+            if not complete:
+                f.add(Code.MISSING_ARG, f"{where} needs one of: {self.groups_text()}")
+            elif len(complete) > 1:
+                f.add(Code.BAD_ARGUMENT, f"{where} takes one of {self.groups_text()}, not "
+                      "several")
+        failed = any(p.code is not Code.OUT_OF_BOUNDS for p in f.since(mark))
+        return None if failed else (typed, frozenset(given))
+
+    def check_preconditions(self, ref: str, robot: str, typed: Mapping[str, Any], state: State,
+                            f: Findings) -> None:
+        for condition in self.preconditions:
+            condition.check(ref, robot, self.params.keys(), typed, state, f)
+
+    def predict(self, robot: str, typed: Mapping[str, Any], state: dict[str, dict[str, Any]]
+                ) -> None:
+        """The state after the step succeeds, from its declared effects (values are read before
+        any is written)."""
+        updates: list[tuple[str, str, Any]] = []
+        for key, value in self.effects.items():
+            target, _, fname = key.rpartition(".")
+            if isinstance(value, Ref):
+                value = resolve(value, robot, self.params.keys(), typed, state)
+                value = UNKNOWN if value is SKIP else value
+            updates.append((target or robot, fname, value))
+        for target, fname, value in updates:
+            state[target][fname] = value
+
+
+def _literal(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 class Robot(SpecModel):
@@ -99,3 +212,12 @@ class Robot(SpecModel):
         2.0, gt=0,
         description="Silence after which a networked backend marks the robot unavailable.",
     )
+
+
+def _rebuild() -> None:
+    Skill.model_rebuild(force=True)
+    Robot.model_rebuild(force=True)
+
+
+on_new_kind(_rebuild)
+__all__ = ["ParamKind", "Robot", "Skill", "StateField"]

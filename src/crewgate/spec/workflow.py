@@ -1,76 +1,35 @@
 """Workflow contracts: which robot-skill steps a kind of mission may contain, how often, in what
-order, with which argument rules; and the crew's safe fallback."""
+order, with which argument rules.
+
+Each rule here renders itself for the planner (``describe``) and is checked by the gate through
+the same object (``check``). The same checks serve whole-plan validation (counting the plan's
+earlier steps) and per-dispatch authorization (counting the steps dispatched and completed).
+"""
 
 from __future__ import annotations
 
-import re
-from typing import Annotated
+from collections import Counter
+from collections.abc import Collection, Mapping, Sequence
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from pydantic import Field, PlainSerializer, PlainValidator, WithJsonSchema, model_validator
+from pydantic import Field, model_validator
 
-from crewgate.spec.base import Name, Range, Scalar, SpecModel, StepRef
-from crewgate.spec.expressions import ConditionField
+from crewgate.codes import Code, Findings
+from crewgate.spec.base import Name, Range, Rule, SpecModel, StepRef
+from crewgate.spec.cardinality import Cardinality, CardinalityField
+from crewgate.spec.params import CrewContext
+from crewgate.text.request import RequestFacts
 
-_CARD_RE = re.compile(r"^\s*(\d+)\s*(?:\.\.\s*(\d+|\*)\s*)?$")
-
-
-class Cardinality(tuple[int, int | None]):
-    """How many times a step may occur: ``1``, ``0..1``, ``1..*``, ``2..3``. None = unbounded."""
-
-    __slots__ = ()
-
-    @property
-    def low(self) -> int:
-        return self[0]
-
-    @property
-    def high(self) -> int | None:
-        return self[1]
-
-    def __str__(self) -> str:
-        low, high = self
-        if high == low:
-            return str(low)
-        return f"{low}..{'*' if high is None else high}"
-
-    def describe(self) -> str:
-        low, high = self
-        if high == low:
-            return "exactly once" if low == 1 else f"exactly {low} times"
-        if high is None:
-            return "any number of times" if low == 0 else f"at least {low} times"
-        if low == 0:
-            return "at most once" if high == 1 else f"at most {high} times"
-        return f"{low} to {high} times"
+if TYPE_CHECKING:
+    from crewgate.spec.robots import Skill
 
 
-def parse_cardinality(value: object) -> Cardinality:
-    if isinstance(value, Cardinality):
-        return value
-    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
-        return Cardinality((value, value))
-    match = _CARD_RE.match(str(value)) if isinstance(value, str) else None
-    if not match:
-        raise ValueError(f"cannot read count {value!r}; write 1, 0..1, 1..* or 2..3")
-    low = int(match[1])
-    if match[2] is None:
-        return Cardinality((low, low))
-    high = None if match[2] == "*" else int(match[2])
-    if high is not None and high < low:
-        raise ValueError(f"count {value!r} has its upper bound below its lower bound")
-    return Cardinality((low, high))
-
-
-CardinalityField = Annotated[
-    Cardinality,
-    PlainValidator(parse_cardinality),
-    PlainSerializer(str, return_type=str),
-    WithJsonSchema({"type": ["string", "integer"], "description": "1, 0..1, 1..* or 2..3"}),
-]
-
-
-class ArgRule(SpecModel):
+class ArgRule(SpecModel, Rule):
     """A contract's rule on one argument of one step."""
+
+    codes: ClassVar[frozenset[Code]] = frozenset(
+        {Code.BINDING_REQUIRED, Code.MISSING_ARG, Code.SUBSTITUTED_VALUE, Code.OUT_OF_RANGE})
 
     from_request: bool = Field(
         False, description="The value must be one the request states (request containment)."
@@ -83,9 +42,50 @@ class ArgRule(SpecModel):
     range: Range | None = Field(None, description="A tighter numeric range for this workflow.")
     required: bool = Field(False, description="The argument must be given in this workflow.")
 
+    def describe(self, param: str) -> str:
+        parts: list[str] = []
+        if self.bind is not None:
+            parts.append(f"{param} must be the runtime binding {self.bind!r}, never literal "
+                         "values")
+        if self.from_request:
+            parts.append(f"{param} must be exactly what the request states")
+        if self.required:
+            parts.append(f"{param} is required")
+        if self.range is not None:
+            parts.append(f"{param} in [{self.range[0]:g}, {self.range[1]:g}]")
+        return ", ".join(parts)
 
-class StepRule(SpecModel):
-    """One allowed robot-skill step of a workflow."""
+    def check(self, ref: str, workflow: str, pname: str, skill: Skill,
+              typed: Mapping[str, Any], given: frozenset[str], facts: RequestFacts,
+              ctx: CrewContext, f: Findings) -> None:
+        param = skill.params[pname]
+        value = typed.get(pname)
+        if self.bind is not None:
+            if value != self.bind:
+                literal = [a for n in sorted(given) if n != pname and not skill.params[n].runtime
+                           for a in skill.params[n].plan_fields(n)]
+                instead = f"not literal {', '.join(literal)}" if literal else f"got {value!r}"
+                f.add(Code.BINDING_REQUIRED, f"{ref} in {workflow!r} must use {pname}: "
+                      f"{self.bind} (the runtime binding), {instead}")
+            return
+        if pname not in given:
+            if self.required:
+                f.add(Code.MISSING_ARG, f"{ref} in {workflow!r} needs "
+                      f"{', '.join(param.plan_fields(pname))}")
+            return
+        if self.from_request:
+            param.check_stated(pname, value, facts, ctx, f, ref)
+        if self.range is not None and param.numeric and isinstance(value, int | float):
+            lo, hi = self.range
+            if not lo <= float(value) <= hi:
+                f.add(Code.OUT_OF_RANGE, f"{ref}: {pname} {value:g} is outside [{lo:g}, {hi:g}] "
+                      f"in workflow {workflow!r}")
+
+
+class StepRule(SpecModel, Rule):
+    """One allowed robot-skill step of a workflow: how often, with which argument rules."""
+
+    codes: ClassVar[frozenset[Code]] = frozenset({Code.CARDINALITY, Code.MISSING_STEP})
 
     count: CardinalityField = Field(
         default_factory=lambda: Cardinality((1, 1)),
@@ -94,17 +94,56 @@ class StepRule(SpecModel):
     args: dict[Name, ArgRule] = Field(default_factory=dict, description="Argument rules.")
     description: str = Field("", description="Why this step is here, shown to the planner.")
 
+    def describe(self, ref: str) -> str:
+        line = f"- {ref}: {self.count.describe()}"
+        if self.description:
+            line += f", {self.description}"
+        rules = [rule.describe(p) for p, rule in self.args.items()]
+        return line + ("; " + "; ".join(rules) if rules else "")
 
-class OrderRule(SpecModel):
-    """``then`` may only be dispatched after ``first`` has completed."""
+    def check(self, ref: str, workflow: str, occurrence: int, f: Findings) -> None:
+        """The ``occurrence``-th time the step is planned or dispatched (1 for the first)."""
+        high = self.count.high
+        if high is not None and occurrence > high:
+            f.add(Code.CARDINALITY, f"{ref} may occur {self.count.describe()} in {workflow!r}; "
+                  f"this is occurrence {occurrence}")
+
+    def check_planned(self, ref: str, workflow: str, planned: int, f: Findings) -> None:
+        """The whole plan holds ``planned`` occurrences: enough of them?"""
+        if planned >= self.count.low:
+            return
+        if planned == 0:
+            f.add(Code.MISSING_STEP, f"workflow {workflow!r} requires {ref} "
+                  f"({self.count.describe()}); the plan has none")
+        else:
+            f.add(Code.CARDINALITY, f"workflow {workflow!r} requires {ref} "
+                  f"{self.count.describe()}; the plan has {planned}")
+
+
+class OrderRule(SpecModel, Rule):
+    """``then`` may only be dispatched after ``first`` has completed. Whether ``first`` must be
+    planned at all is its count's business, so optional steps can be ordered too."""
+
+    codes: ClassVar[frozenset[Code]] = frozenset({Code.ORDER_VIOLATION})
 
     first: StepRef = Field(description="The step that must complete first.")
     then: StepRef = Field(description="The step that must wait for it.")
     why: str = Field("", description="The reason, shown to the planner and in verdicts.")
 
+    def describe(self) -> str:
+        why = f" ({self.why})" if self.why else ""
+        return f"- {self.then} only after {self.first} has completed{why}"
 
-class Workflow(SpecModel):
+    def check(self, planned: Collection[str], completed: Counter[str], f: Findings) -> None:
+        if self.first in planned and completed[self.first] == 0:
+            why = f": {self.why}" if self.why else ""
+            f.add(Code.ORDER_VIOLATION, f"{self.then} before {self.first} has completed{why}")
+
+
+class Workflow(SpecModel, Rule):
     """A workflow contract: the only shapes a mission of this kind may take."""
+
+    codes: ClassVar[frozenset[Code]] = frozenset({Code.BAD_ASSIGNMENT, Code.MISSING_STEP})
 
     description: str = Field(description="When to use this workflow, shown to the planner.")
     examples: list[str] = Field(
@@ -131,16 +170,55 @@ class Workflow(SpecModel):
                     raise ValueError(f"order rule names {ref!r}, which is not a step of it")
         return self
 
+    @cached_property
+    def order_into(self) -> Mapping[str, tuple[OrderRule, ...]]:
+        """Step ref -> the order rules where it is ``then``."""
+        into: dict[str, list[OrderRule]] = {}
+        for rule in self.order:
+            into.setdefault(rule.then, []).append(rule)
+        return {ref: tuple(rules) for ref, rules in into.items()}
 
-class FallbackStep(SpecModel):
-    """One step of the crew's safe fallback, run through the gate when a mission halts."""
+    def describe(self, name: str) -> str:
+        out = [f"### {name}: {self.description.strip()}", f"Robots: {', '.join(self.robots)}.",
+               "Steps:"]
+        out += [rule.describe(ref) for ref, rule in self.steps.items()]
+        if self.min_steps > 1 or (self.min_steps == 1
+                                  and all(r.count.low == 0 for r in self.steps.values())):
+            out.append(f"At least {self.min_steps} step(s).")
+        out += [rule.describe() for rule in self.order]
+        if self.partial:
+            out.append("A step whose robot is unavailable is skipped; the other steps still run.")
+        if self.examples:
+            out.append("Example requests: " + " | ".join(repr(e) for e in self.examples))
+        return "\n".join(out)
 
-    step: StepRef = Field(description="The robot-skill pair to run, e.g. iris.land.")
-    args: dict[Name, Scalar | list[float]] = Field(
-        default_factory=dict, description="Its arguments (checked by the gate like any step).")
-    when: ConditionField | None = Field(
-        None, description="Only when this holds (unprefixed fields are the step's robot's)."
-    )
-    only_if_engaged: bool = Field(
-        True, description="Only for robots that were dispatched in the halted mission."
-    )
+    def check(self, name: str, robot: str, ref: str, started: Counter[str],
+              completed: Counter[str], planned: Collection[str], f: Findings) -> StepRule | None:
+        """Is step ``ref`` (of ``robot``) the next authorized transition, given the steps
+        started (earlier in the plan, or dispatched) and completed so far? Its step rule, for
+        the argument rules, when it is one of the contract's steps."""
+        if robot not in self.robots:
+            f.add(Code.BAD_ASSIGNMENT, f"{ref}: robot {robot!r} takes no part in workflow "
+                  f"{name!r} (its robots: {', '.join(sorted(self.robots))})")
+        rule = self.steps.get(ref)
+        if rule is None:
+            if robot in self.robots:
+                f.add(Code.BAD_ASSIGNMENT, f"{ref} is not a step of workflow {name!r} "
+                      f"(allowed: {', '.join(self.steps)})")
+            return None
+        rule.check(ref, name, started[ref] + 1, f)
+        for order in self.order_into.get(ref, ()):
+            order.check(planned, completed, f)
+        return rule
+
+    def check_complete(self, name: str, refs: Sequence[str], f: Findings) -> None:
+        """Plan-level: required steps present, lower bounds of counts met, enough steps."""
+        counts = Counter(refs)
+        for ref, rule in self.steps.items():
+            rule.check_planned(ref, name, counts[ref], f)
+        if len(refs) < self.min_steps:
+            f.add(Code.MISSING_STEP, f"workflow {name!r} needs at least {self.min_steps} "
+                  f"step(s); the plan has {len(refs)}")
+
+
+__all__ = ["ArgRule", "Cardinality", "OrderRule", "StepRule", "Workflow"]

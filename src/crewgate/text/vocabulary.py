@@ -9,9 +9,9 @@ overlapping mentions the longer wins ("red block" is the red cube, not the block
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from typing import Protocol
 
-from crewgate.spec import CrewObject, Location
 from crewgate.text.request import RequestFacts, words
 
 # Words after which a noun phrase is over (used by the planners to cut a phrase they quote).
@@ -34,6 +34,13 @@ red green blue yellow black white orange purple pink brown grey gray silver gold
 """.split())
 
 
+class Named(Protocol):
+    """Anything with aliases: a crew location or object."""
+
+    @property
+    def aliases(self) -> Sequence[str]: ...
+
+
 def phrase_key(text: str) -> str:
     """The lookup key of a name or phrase: its words, lower-case, single-spaced."""
     return " ".join(words(text))
@@ -52,7 +59,7 @@ class Vocabulary:
         self._cache: dict[str, frozenset[str]] = {}
 
     @classmethod
-    def build(cls, kind: str, entries: Mapping[str, Location | CrewObject]) -> Vocabulary:
+    def build(cls, kind: str, entries: Mapping[str, Named]) -> Vocabulary:
         lookup: dict[str, str] = {}
         phrases: dict[str, tuple[str, ...]] = {}
         for name, entry in entries.items():

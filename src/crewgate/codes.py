@@ -1,0 +1,135 @@
+"""The gate's closed vocabulary: every verdict code with its family and its meaning, in one table;
+and how a check reports one (a :class:`Problem`, gathered in :class:`Findings`).
+
+The codes sit below every package that judges (the parameter kinds and rules of the crew spec,
+the gate) or reports (the journal, the CLI), so that each reads the same table. The table is the
+enum itself: a code cannot exist without its family and its meaning, and docs/gate.md is checked
+against it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+
+class Family(StrEnum):
+    GROUNDING = "grounding"  # the step names real robots, skills and well-typed arguments
+    CONTRACT = "contract"  # the step fits the selected workflow contract and the request
+    STATE = "state"  # the world, now, allows it (availability, preconditions, bindings)
+    PLAN = "plan"  # the planner's output could not be read as a plan
+    RUNTIME = "runtime"  # something happened during execution
+
+
+class Code(StrEnum):
+    """A verdict code: ``Code.X.value`` is what plans, journals and JSON carry."""
+
+    family: Family
+    meaning: str
+
+    def __new__(cls, value: str, family: Family, meaning: str) -> Code:
+        member = str.__new__(cls, value)
+        member._value_ = value
+        member.family = family
+        member.meaning = meaning
+        return member
+
+    @classmethod
+    def named(cls, value: str) -> Code:
+        """The code whose value is ``value`` ("unknown_robot"); ValueError if there is none."""
+        for member in cls:
+            if member.value == value:
+                return member
+        raise ValueError(f"{value!r} is not a verdict code (known: "
+                         f"{', '.join(c.value for c in cls)})")
+
+    # grounding: names and typed values
+    UNKNOWN_ROBOT = ("unknown_robot", Family.GROUNDING,
+                     "the plan names a robot the crew does not have")
+    UNKNOWN_SKILL = ("unknown_skill", Family.GROUNDING,
+                     "the robot has no such (planner-visible) skill")
+    MISSING_ARG = ("missing_arg", Family.GROUNDING,
+                   "a required argument, or every group of a `one_of`, is missing")
+    UNEXPECTED_ARGUMENT = ("unexpected_argument", Family.GROUNDING,
+                           "an argument the skill does not take (it would be silently ignored)")
+    BAD_ARGUMENT = ("bad_argument", Family.GROUNDING,
+                    "a value of the wrong type or form, not one of the accepted values, or "
+                    "more than one group of a `one_of`")
+    OUT_OF_RANGE = ("out_of_range", Family.GROUNDING,
+                    "a number outside its parameter's range (or the workflow's tighter range)")
+    UNKNOWN_LOCATION = ("unknown_location", Family.GROUNDING,
+                        "a location that is neither a crew location nor one of its aliases")
+    UNKNOWN_OBJECT = ("unknown_object", Family.GROUNDING,
+                      "an object that is neither a crew object nor one of its aliases")
+    OUT_OF_BOUNDS = ("out_of_bounds", Family.GROUNDING,
+                     "a point or zone outside the operational area or inside a keep-out zone")
+    # contract: the workflow and the request
+    UNKNOWN_WORKFLOW = ("unknown_workflow", Family.CONTRACT,
+                        "the plan names no workflow, or one the crew does not declare")
+    BAD_ASSIGNMENT = ("bad_assignment", Family.CONTRACT,
+                      "a robot that takes no part in the workflow, or a step outside its "
+                      "whitelist")
+    CARDINALITY = ("cardinality", Family.CONTRACT,
+                   "a step occurs more (or, if present, fewer) times than its count allows")
+    MISSING_STEP = ("missing_step", Family.CONTRACT,
+                    "a required step is absent, or the plan has fewer steps than `min_steps`")
+    ORDER_VIOLATION = ("order_violation", Family.CONTRACT,
+                       "a step whose ordering prerequisite (planned) has not completed")
+    SUBSTITUTED_VALUE = ("substituted_value", Family.CONTRACT,
+                         "request containment: a location, object, point, zone, number or word "
+                         "the request does not state")
+    BINDING_REQUIRED = ("binding_required", Family.CONTRACT,
+                        "a literal value where the contract requires a runtime binding")
+    # state: the world now
+    ROBOT_UNAVAILABLE = ("robot_unavailable", Family.STATE, "the robot is down or silent")
+    PRECONDITION_FAILED = ("precondition_failed", Family.STATE,
+                           "a precondition of the skill does not hold (now, or as predicted)")
+    NO_TARGET_FIX = ("no_target_fix", Family.STATE,
+                     "the binding is absent, not finite, or below its minimum confidence")
+    STALE_BINDING = ("stale_binding", Family.STATE, "the binding is older than its `max_age_s`")
+    BINDING_OUT_OF_BOUNDS = ("binding_out_of_bounds", Family.STATE,
+                             "the binding lies outside the area or inside a keep-out zone")
+    # plan
+    MALFORMED_PLAN = ("malformed_plan", Family.PLAN,
+                      "no plan could be read from the planner's output")
+    # runtime
+    OFF_PLAN = ("off_plan", Family.RUNTIME,
+                "a step presented for dispatch is not the validated plan's step at that index")
+
+
+def codes_table() -> str:
+    """The table of docs/gate.md: every code, its family and its meaning."""
+    rows = ["| family | code | meaning |", "|---|---|---|"]
+    rows += [f"| {c.family.value} | `{c.value}` | {c.meaning} |" for c in Code]
+    return "\n".join(rows) + "\n"
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One reason to refuse: a machine-readable code and a sentence for people and planners."""
+
+    code: Code
+    detail: str
+    index: int | None = None  # the step it concerns; None for the plan as a whole
+
+    def to_json(self) -> dict[str, Any]:
+        return {"index": self.index, "code": self.code.value, "detail": self.detail}
+
+
+@dataclass(slots=True)
+class Findings:
+    """Accumulates the problems of one step (or of the plan, index None) while checks run."""
+
+    index: int | None
+    items: list[Problem] = field(default_factory=list)
+
+    def add(self, code: Code, detail: str) -> None:
+        self.items.append(Problem(code, detail, self.index))
+
+    def since(self, mark: int) -> list[Problem]:
+        """The problems added after ``mark`` (a former ``len(findings.items)``)."""
+        return self.items[mark:]
+
+    def __bool__(self) -> bool:
+        return bool(self.items)
