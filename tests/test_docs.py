@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from crewgate.spec.reference import SECTIONS, render_reference
+from crewgate.spec.reference import render_reference, sections
 
 ROOT = Path(__file__).parents[1]
 
@@ -15,7 +15,7 @@ def test_crew_spec_reference_is_current() -> None:
 
 
 def test_every_spec_field_has_a_description() -> None:
-    missing = [f"{model.__name__}.{name}" for _, model in SECTIONS
+    missing = [f"{model.__name__}.{name}" for _, model in sections()
                for name, info in model.model_fields.items() if not info.description]
     assert missing == []
 

@@ -26,6 +26,11 @@ from crewgate.text.request import RequestFacts
 from crewgate.world import BindingValue, World
 
 
+# The codes the gate gives itself; every other code is given by a rule of the crew spec.
+GATE_CODES = frozenset({Code.MALFORMED_PLAN, Code.UNKNOWN_WORKFLOW, Code.UNKNOWN_ROBOT,
+                        Code.UNKNOWN_SKILL, Code.ROBOT_UNAVAILABLE, Code.OFF_PLAN})
+
+
 class Mode(Enum):
     PLAN = "plan"  # whole-plan validation on predicted state
     DISPATCH = "dispatch"  # authorization of a plan step against live state
@@ -173,4 +178,4 @@ def _available(robot: str, state: State, f: Findings) -> bool:
     return True
 
 
-__all__ = ["Gate", "Mode", "StepCheck"]
+__all__ = ["GATE_CODES", "Gate", "Mode", "StepCheck"]

@@ -119,11 +119,10 @@ def _describe(exc: ValidationError, root: yaml.Node | None) -> list[str]:
     return problems
 
 
-@lru_cache(maxsize=1)
 def _field_names() -> frozenset[str]:
-    from crewgate.spec.reference import SECTIONS
+    from crewgate.spec.reference import sections
 
-    return frozenset(name for _, model in SECTIONS for name in model.model_fields)
+    return frozenset(name for _, model in sections() for name in model.model_fields)
 
 
 def _real_path(root: yaml.Node | None, loc: tuple[str | int, ...]) -> PathKey:

@@ -168,7 +168,8 @@ class Binding(SpecModel, Rule):
             rules.append(f"at most {self.max_age_s:g} s old")
         if self.min_confidence is not None:
             rules.append(f"confidence >= {self.min_confidence:g}")
-        desc = f"{self.description.strip()} " if self.description else ""
+        desc = self.description.strip()
+        desc = f"{desc}{'' if desc.endswith(('.', '!', '?')) else '.'} " if desc else ""
         by = ", ".join(producers) or "the backend"
         return (f"- {name} ({self.type}, published by {by}): {desc}Refer to it by its name "
                 f"{name!r}; it is resolved and checked ({', '.join(rules)}) when the step that "

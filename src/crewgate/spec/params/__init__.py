@@ -26,6 +26,7 @@ from crewgate.spec.params.base import (
     on_new_kind,
     quoted,
     register_kind,
+    unregister_kind,
 )
 
 for _module in pkgutil.iter_modules(__path__):
@@ -42,5 +43,5 @@ __all__ = [
     "INVALID", "MISSING", "PARAM_KINDS", "BindingParam", "BooleanParam", "CrewContext",
     "EnumParam", "FillRequest", "IntegerParam", "JsonSchema", "LocationParam", "NumberParam",
     "ObjectParam", "Offer", "Param", "ParamKind", "PointParam", "Slot", "StringParam",
-    "ZoneParam", "on_new_kind", "quoted", "register_kind",
+    "ZoneParam", "on_new_kind", "quoted", "register_kind", "unregister_kind",
 ]

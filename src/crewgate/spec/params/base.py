@@ -91,8 +91,7 @@ class ParamKind(SpecModel, Rule, ABC):
         "replaced or left out.",
     )
 
-    codes: ClassVar[frozenset[Code]] = frozenset({
-        Code.MISSING_ARG, Code.BAD_ARGUMENT, Code.SUBSTITUTED_VALUE})
+    codes: ClassVar[frozenset[Code]] = frozenset({Code.BAD_ARGUMENT, Code.SUBSTITUTED_VALUE})
     # What this kind is, for the offline planner's scoring (None: not weighed) ...
     slot: ClassVar[Slot | None] = None
     # ... whether a request can state its values (containment applies) ...
@@ -253,6 +252,13 @@ def register_kind(kind: K) -> K:
     for rebuild in _rebuilders:
         rebuild()
     return kind
+
+
+def unregister_kind(tag: str) -> None:
+    """Remove a registered kind (a plugin unloaded, a test's own kind); the models are rebuilt."""
+    del PARAM_KINDS[tag]
+    for rebuild in _rebuilders:
+        rebuild()
 
 
 def on_new_kind(rebuild: Callable[[], None]) -> None:

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
 @register_kind
 class BindingParam(ParamKind):
+    codes: ClassVar[frozenset[Code]] = frozenset({Code.BAD_ARGUMENT})
     stated: ClassVar[bool] = False  # a reference to a value of the run, never the request's
     runtime: ClassVar[bool] = True
 

@@ -21,6 +21,7 @@ from crewgate.text.request import RequestFacts
 
 @register_kind
 class BooleanParam(ParamKind):
+    codes: ClassVar[frozenset[Code]] = frozenset({Code.BAD_ARGUMENT})
     stated: ClassVar[bool] = False  # a switch is not a value a request states
 
     type: Literal["boolean"] = Field(description="true or false.")

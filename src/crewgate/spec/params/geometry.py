@@ -30,6 +30,7 @@ from crewgate.text.request import RequestFacts
 
 
 class _Geometry(ParamKind):
+    codes: ClassVar[frozenset[Code]] = ParamKind.codes | {Code.MISSING_ARG}
     size: ClassVar[int]
     axes: ClassVar[str]  # the axis of each number: "xy", "xxyy"
     shape: ClassVar[str]  # how the numbers are written, for messages

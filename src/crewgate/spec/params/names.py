@@ -62,7 +62,9 @@ class _NamedParam(ParamKind):
         return self.vocabulary(ctx).stated_in(facts, value)
 
     def type_text(self) -> str:
-        return f"a {self.noun} name" + (f" among {', '.join(self.among)}" if self.among else "")
+        article = "an" if self.noun[0] in "aeiou" else "a"
+        among = f" among {', '.join(self.among)}" if self.among else ""
+        return f"{article} {self.noun} name{among}"
 
     def json_schemas(self, name: str, ctx: CrewContext) -> dict[str, JsonSchema]:
         names = self.among or list(self.vocabulary(ctx).phrases)
@@ -83,6 +85,7 @@ class _NamedParam(ParamKind):
 
 @register_kind
 class LocationParam(_NamedParam):
+    codes: ClassVar[frozenset[Code]] = ParamKind.codes | {Code.UNKNOWN_LOCATION}
     noun: ClassVar[str] = "location"
     unknown: ClassVar[Code] = Code.UNKNOWN_LOCATION
     slot: ClassVar[Slot | None] = "location"
@@ -121,6 +124,7 @@ class LocationParam(_NamedParam):
 
 @register_kind
 class ObjectParam(_NamedParam):
+    codes: ClassVar[frozenset[Code]] = ParamKind.codes | {Code.UNKNOWN_OBJECT}
     noun: ClassVar[str] = "object"
     unknown: ClassVar[Code] = Code.UNKNOWN_OBJECT
     slot: ClassVar[Slot | None] = "object"

@@ -42,6 +42,7 @@ def as_number(raw: Any) -> float | None:
 
 
 class _Numeric(ParamKind):
+    codes: ClassVar[frozenset[Code]] = ParamKind.codes | {Code.OUT_OF_RANGE}
     numeric: ClassVar[bool] = True
     whole: ClassVar[bool] = False
 
