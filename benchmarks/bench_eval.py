@@ -20,12 +20,12 @@ from benchlib import REPO, Report, fmt, parse_args, print_header, table
 
 from crewgate.eval.metrics import compute
 from crewgate.eval.runner import EvalPlan, run_evaluation
-from crewgate.eval.scenarios import load_suite
 from crewgate.plan import parse_plan
-from crewgate.planners.base import Planner, PlannerOutput, PlanningRequest
+from crewgate.planners.base import Planner, PlanningRequest, Proposal
 from crewgate.planners.exemplar import ExemplarPlanner
 from crewgate.planners.replay import ReplayPlanner, read_records
 from crewgate.spec import Crew, load_crew
+from crewgate.suites import load_suite
 
 TARGET_S = 30.0
 CORPUS = REPO / "tests" / "corpus" / "study"
@@ -33,7 +33,7 @@ REPLAYS = {"sar": CORPUS / "sar" / "recorded_plans_mock_4arm.jsonl",
            "g1_go2": CORPUS / "g1_go2" / "recorded_plans_4arm_seed1.jsonl"}
 
 
-class OraclePlanner:
+class OraclePlanner(Planner):
     """The study suites' reference plans, by scenario id (the scripted planner of the tests)."""
 
     name = "scripted"
@@ -42,9 +42,9 @@ class OraclePlanner:
         data = yaml.safe_load((REPO / "tests" / "data" / "study_oracle.yaml").read_text())
         self.plans: dict[str, Any] = {sid: e["plan"] for sid, e in data[crew].items()}
 
-    def plan(self, request: PlanningRequest) -> PlannerOutput:
+    def _propose(self, request: PlanningRequest) -> Proposal:
         plan = self.plans[request.scenario or ""]
-        return PlannerOutput(str(plan), parse_plan(plan), 0.0)
+        return Proposal(str(plan), parse_plan(plan), planning_s=0.0)
 
 
 def _factories() -> dict[str, Callable[[Crew], Planner]]:

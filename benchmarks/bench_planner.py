@@ -26,7 +26,7 @@ CHILD = textwrap.dedent("""
     t0 = time.perf_counter()
     from crewgate.planners.exemplar import ExemplarPlanner
     from crewgate.planners.base import PlanningRequest
-    from crewgate.eval.scenarios import load_suite
+    from crewgate.suites import load_suite
     from crewgate.spec import load_crew
     crews = {n: load_crew(n) for n in ("sar", "g1_go2")}
     imported = time.perf_counter() - t0

@@ -38,7 +38,7 @@ DETECTION_MARGIN_MS = 200.0
 
 
 def _node(robot: str, namespace: str, env: dict[str, str]) -> subprocess.Popen[str]:
-    proc = subprocess.Popen([sys.executable, "-m", "crewgate.ros2.node", "sar", robot,
+    proc = subprocess.Popen([sys.executable, "-m", "crewgate.onboard.node", "sar", robot,
                              "--namespace", namespace, "--speed", "20"],
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     assert proc.stdout is not None
@@ -63,7 +63,7 @@ def main() -> int:
     print_header("bench_ros2: dispatch round trip and lost-robot detection over ROS 2",
                  f"{repeat} round trips, {kills} kills; domain {domain}, namespace /{namespace}")
 
-    from crewgate.adapters.base import Command
+    from crewgate.commands import Command
     from crewgate.gate import Gate, MissionGate
     from crewgate.plan import Plan, parse_plan
     from crewgate.ros2.adapter import Ros2Adapter
@@ -79,7 +79,7 @@ def main() -> int:
     rover = _node("tb3", namespace, env)
     adapter = Ros2Adapter(crew, namespace=namespace)
     try:
-        if adapter.wait_for(["tb3"], 15.0):
+        if adapter.connect(["tb3"], 15.0):
             raise SystemExit("the rover node was not heard within 15 s")
         time.sleep(1.0)  # discovery settles (request/feedback endpoints matched both ways)
         total: list[int] = []
@@ -92,13 +92,13 @@ def main() -> int:
             t1 = time.perf_counter_ns()
             command = Command(auth.mission_id, 0, "tb3", "stop", auth.args, auth.bindings, 5.0,
                               auth.token)
-            adapter._start(command)
+            adapter.start(command)
             while not adapter.acknowledged(command):
                 time.sleep(0.0001)
             t2 = time.perf_counter_ns()
             if not auth.ok:
                 raise SystemExit(f"tb3.stop was refused: {auth.verdict.codes}")
-            while adapter._poll(command).status.value == "running":  # let it end
+            while adapter.poll(command).status.value == "running":  # let it end
                 time.sleep(0.002)
             if i >= 20:  # warm-up
                 total.append(t2 - t0)
@@ -128,7 +128,7 @@ def main() -> int:
     try:
         for _ in range(kills):
             rover = _node("tb3", namespace, env)
-            if adapter.wait_for(["tb3"], 15.0):
+            if adapter.connect(["tb3"], 15.0):
                 raise SystemExit("the rover node was not heard within 15 s")
             time.sleep(0.3)
             t0 = time.perf_counter_ns()

@@ -1,104 +1,107 @@
-"""Conventions as tests: nothing but the dispatcher reaches an adapter; every rule in a spec is
-both rendered for the planner and checked by the gate."""
+"""Conventions as tests: the arrows between packages point one way, only the dispatcher redeems
+an authorization, and the core loads without the optional extras. (That only the dispatcher
+reaches an adapter is tests/test_actuation_paths.py; that every rule is rendered and checked by
+one object is tests/test_rules.py.)"""
 
 from __future__ import annotations
 
 import ast
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import crewgate
 
 SRC = Path(crewgate.__file__).parent
-HOOKS = {"_start", "_poll", "_cancel", "_wait"}
-DISPATCHER = SRC / "orchestrator" / "dispatch.py"
+ABOVE_THE_GATE = {"crewgate.orchestrator", "crewgate.cli", "crewgate.eval", "crewgate.api"}
+
+# The lowest layers may import nothing of crewgate's but these (and themselves).
+ONLY: dict[str, set[str]] = {
+    "codes": set(),
+    "errors": set(),
+    "text": {"crewgate.codes", "crewgate.errors"},
+    "spec": {"crewgate.text", "crewgate.codes", "crewgate.errors"},
+    "plugins": {"crewgate.errors"},
+    "world": {"crewgate.spec"},
+    "commands": {"crewgate.world"},
+    "suites": {"crewgate.spec", "crewgate.codes", "crewgate.errors"},
+}
+# Higher layers may not import these.
+FORBIDDEN: dict[str, set[str]] = {
+    "render": {"crewgate.gate", "crewgate.planners", "crewgate.adapters", "crewgate.sim",
+               "crewgate.ros2", "crewgate.onboard", *ABOVE_THE_GATE},
+    "gate": {"crewgate.render", "crewgate.planners", "crewgate.adapters", "crewgate.sim",
+             "crewgate.ros2", "crewgate.onboard", *ABOVE_THE_GATE},
+    "adapters": {"crewgate.gate", "crewgate.planners", "crewgate.ros2", "crewgate.onboard",
+                 *ABOVE_THE_GATE},
+    "planners": {"crewgate.gate", "crewgate.adapters", "crewgate.sim", "crewgate.ros2",
+                 "crewgate.onboard", *ABOVE_THE_GATE},
+    # the simulator is the robots' side: it obeys commands, never judges, plans or sends them
+    "sim": {"crewgate.gate", "crewgate.planners", "crewgate.adapters", "crewgate.ros2",
+            "crewgate.onboard", "crewgate.render", *ABOVE_THE_GATE},
+    # the orchestrator's side of ROS 2 is an adapter: it never judges or plans
+    "ros2": {"crewgate.gate", "crewgate.planners", "crewgate.render", "crewgate.onboard",
+             "crewgate.sim", *ABOVE_THE_GATE},
+    # the robots' side of ROS 2: a node obeys what it receives
+    "onboard": {"crewgate.gate", "crewgate.planners", "crewgate.render", "crewgate.adapters",
+                *ABOVE_THE_GATE},
+    "orchestrator": {"crewgate.cli", "crewgate.eval", "crewgate.sim", "crewgate.ros2",
+                     "crewgate.onboard"},
+}
 
 
-def _calls(path: Path) -> list[tuple[str, int]]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    found = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-            found.append((node.func.attr, node.lineno))
-    return found
+def _imports(layer: str) -> Iterator[tuple[str, str]]:
+    """(file, imported module) for every crewgate import of a package or module."""
+    paths = sorted((SRC / layer).rglob("*.py")) if (SRC / layer).is_dir() else [
+        SRC / f"{layer}.py"]
+    for path in paths:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else (
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            for name in names:
+                if name.split(".")[0] == "crewgate":
+                    yield str(path.relative_to(SRC)), name
 
 
-def test_only_the_dispatcher_calls_adapter_hooks() -> None:
-    offenders = [
-        f"{path.relative_to(SRC)}:{line} calls {name}"
-        for path in SRC.rglob("*.py") if path != DISPATCHER
-        for name, line in _calls(path) if name in HOOKS
-    ]
-    assert offenders == []
-    assert {name for name, _ in _calls(DISPATCHER)} >= {"_start", "_poll", "_cancel", "_wait"}
+def _within(name: str, prefixes: set[str]) -> bool:
+    return any(name == p or name.startswith(p + ".") for p in prefixes)
+
+
+def test_the_lowest_layers_import_only_what_is_below_them() -> None:
+    bad = [f"{path} imports {name}" for layer, allowed in ONLY.items()
+           for path, name in _imports(layer)
+           if not _within(name, {f"crewgate.{layer}", *allowed})]
+    assert bad == []
+
+
+def test_higher_layers_never_import_what_is_above_or_beside_them() -> None:
+    bad = [f"{path} imports {name}" for layer, forbidden in FORBIDDEN.items()
+           for path, name in _imports(layer) if _within(name, forbidden)]
+    assert bad == []
+
+
+def test_every_package_has_its_rule() -> None:
+    """A new package must say where it sits."""
+    packages = {p.name for p in SRC.iterdir() if p.is_dir() and (p / "__init__.py").exists()}
+    placed = set(ONLY) | set(FORBIDDEN) | {"cli", "eval", "crews", "testing"}
+    assert sorted(packages - placed) == []
 
 
 def test_only_the_dispatcher_redeems_authorizations() -> None:
     users = sorted(str(path.relative_to(SRC)) for path in SRC.rglob("*.py")
-                   if any(name == "redeem" for name, _ in _calls(path)))
+                   if any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                          and n.func.attr == "redeem"
+                          for n in ast.walk(ast.parse(path.read_text(encoding="utf-8")))))
     assert users == ["orchestrator/dispatch.py"]
 
 
-def test_the_dispatcher_redeems_before_it_starts() -> None:
-    tree = ast.parse(DISPATCHER.read_text(encoding="utf-8"))
-    run = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "run")
-    order = [n.func.attr for n in ast.walk(run)
-             if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
-             and n.func.attr in ("redeem", "_start")]
-    lines = {n.func.attr: n.lineno for n in ast.walk(run)
-             if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
-             and n.func.attr in ("redeem", "_start")}
-    assert set(order) == {"redeem", "_start"}
-    assert lines["redeem"] < lines["_start"]
-
-
-def test_simulator_internals_are_reached_only_through_the_sim_adapter() -> None:
-    users = sorted(str(path.relative_to(SRC)) for path in SRC.rglob("*.py")
-                   if "sim" not in path.relative_to(SRC).parts[:1]
-                   and "Simulator(" in path.read_text(encoding="utf-8"))
-    assert users == ["adapters/sim.py"]
-
-
-def test_layers_point_one_way() -> None:
-    """spec <- text <- render/gate <- orchestrator <- cli/eval; the spec and the gate import
-    neither the orchestrator nor the CLI; adapters and planners never import the orchestrator
-    (planners may read the scenario suites, which are data)."""
-    rules = {
-        "text": {"crewgate.gate", "crewgate.render", "crewgate.orchestrator", "crewgate.cli",
-                 "crewgate.planners", "crewgate.adapters", "crewgate.sim", "crewgate.eval"},
-        "spec": {"crewgate.gate", "crewgate.render", "crewgate.orchestrator", "crewgate.cli",
-                 "crewgate.planners", "crewgate.adapters", "crewgate.sim", "crewgate.eval"},
-        "gate": {"crewgate.orchestrator", "crewgate.cli", "crewgate.planners",
-                 "crewgate.adapters", "crewgate.sim", "crewgate.eval", "crewgate.render"},
-        "render": {"crewgate.gate", "crewgate.orchestrator", "crewgate.cli", "crewgate.sim"},
-        "adapters": {"crewgate.orchestrator", "crewgate.cli", "crewgate.planners"},
-        "planners": {"crewgate.orchestrator", "crewgate.cli", "crewgate.adapters",
-                     "crewgate.sim", "crewgate.gate", "crewgate.eval.runner"},
-        "sim": {"crewgate.orchestrator", "crewgate.cli", "crewgate.planners", "crewgate.gate"},
-        # the ROS 2 backend is an adapter (and simulated robots): it never judges or plans
-        "ros2": {"crewgate.orchestrator", "crewgate.cli", "crewgate.planners", "crewgate.gate",
-                 "crewgate.eval", "crewgate.render"},
-    }
-    for core in ("text", "spec", "gate", "render", "planners", "sim", "adapters"):
-        rules[core] = rules.get(core, set()) | {"crewgate.ros2"}
-    bad = []
-    for package, forbidden in rules.items():
-        for path in (SRC / package).rglob("*.py"):
-            tree = ast.parse(path.read_text(encoding="utf-8"))
-            for node in ast.walk(tree):
-                names = [a.name for a in node.names] if isinstance(node, ast.Import) else (
-                    [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
-                for name in names:
-                    if any(name == f or name.startswith(f + ".") for f in forbidden):
-                        bad.append(f"{path.relative_to(SRC)} imports {name}")
-    assert bad == []
-
-
 def test_the_core_imports_without_rclpy() -> None:
-    """ROS 2 is an extra: with rclpy unimportable, the library, the CLI and the protocol load."""
+    """ROS 2 is an extra: with rclpy unimportable, the library, the CLI, the protocol and the
+    crew spec (whose ros2 section the ROS 2 backend owns) load."""
     code = ("import sys; sys.modules['rclpy'] = None; "
             "import crewgate.api, crewgate.cli.app, crewgate.ros2.protocol, crewgate.eval.runner; "
+            "from crewgate.spec import load_crew; load_crew('sar'); "
             "assert 'rclpy' not in [m for m in sys.modules if sys.modules[m] is not None]")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=False)

@@ -18,7 +18,7 @@ import pytest
 import crewgate.journal as journal_module
 from crewgate.api import run_mission
 from crewgate.errors import NotFoundError, UserError
-from crewgate.journal import KINDS, Event, Journal, default_journal_path
+from crewgate.journal import Event, EventKind, Journal, default_journal_path
 from crewgate.planners import ScriptedPlanner
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -67,7 +67,7 @@ def _raw_rows(path: Path, sql: str, *params: Any) -> list[tuple[Any, ...]]:
 
 def test_file_backed_journal_is_sqlite_in_wal_mode(journal: Journal, db_path: Path) -> None:
     journal.start_mission(MID_A, "sar", "req", {})
-    journal.record(MID_A, "note", detail="hello")
+    journal.record(MID_A, EventKind.NOTE, detail="hello")
 
     assert db_path.is_file()  # the parent folder was created on demand
     with db_path.open("rb") as fh:
@@ -81,7 +81,7 @@ def test_memory_journal_is_not_a_file(tmp_path: Path, monkeypatch: pytest.Monkey
     monkeypatch.chdir(tmp_path)
     jr = Journal(":memory:")
     jr.start_mission(MID_A, "sar", "req", {})
-    jr.record(MID_A, "note")
+    jr.record(MID_A, EventKind.NOTE)
     assert [e.kind for e in jr.events(MID_A)] == ["note"]
     jr.close()
     assert list(tmp_path.iterdir()) == []
@@ -119,9 +119,9 @@ def test_unwritable_location_is_a_user_error(tmp_path: Path) -> None:
 def test_seq_increases_per_mission_independently(journal: Journal) -> None:
     journal.start_mission(MID_A, "sar", "first", {})
     journal.start_mission(MID_B, "sar", "second", {})
-    seqs_a = [journal.record(MID_A, "note", detail=f"a{i}").seq for i in range(3)]
-    seqs_b = [journal.record(MID_B, "note", detail=f"b{i}").seq for i in range(2)]
-    seqs_a.append(journal.record(MID_A, "note", detail="a3").seq)
+    seqs_a = [journal.record(MID_A, EventKind.NOTE, detail=f"a{i}").seq for i in range(3)]
+    seqs_b = [journal.record(MID_B, EventKind.NOTE, detail=f"b{i}").seq for i in range(2)]
+    seqs_a.append(journal.record(MID_A, EventKind.NOTE, detail="a3").seq)
 
     assert seqs_a == [1, 2, 3, 4]
     assert seqs_b == [1, 2]
@@ -134,8 +134,8 @@ def test_seq_increases_per_mission_independently(journal: Journal) -> None:
 
 def test_event_fields_round_trip(journal: Journal) -> None:
     journal.start_mission(MID_A, "sar", "req", {"seed": 3})
-    written = journal.record(MID_A, "dispatch", t=12.5, step=2, robot="tb3", skill="navigate_to",
-                             codes=["no_target_fix", "stale_fix"], detail="go",
+    written = journal.record(MID_A, EventKind.DISPATCH, t=12.5, step=2, robot="tb3",
+                             skill="navigate_to", codes=["no_target_fix", "stale_fix"], detail="go",
                              data={"args": {"target": "victim"}, "n": 1})
     (read,) = journal.events(MID_A)
     assert read == written
@@ -167,15 +167,15 @@ def test_unknown_event_kind_raises_value_error_and_writes_nothing(journal: Journ
                                                                   db_path: Path) -> None:
     journal.start_mission(MID_A, "sar", "req", {})
     with pytest.raises(ValueError, match="'teleport'"):
-        journal.record(MID_A, "teleport")
+        journal.record(MID_A, "teleport")  # type: ignore[arg-type]  # as an untyped caller
     assert journal.events(MID_A) == []
     assert _raw_rows(db_path, "SELECT COUNT(*) FROM events") == [(0,)]
     # the failed call did not consume a sequence number
-    assert journal.record(MID_A, "note").seq == 1
+    assert journal.record(MID_A, EventKind.NOTE).seq == 1
 
 
-@pytest.mark.parametrize("kind", KINDS)
-def test_every_declared_kind_is_accepted(journal: Journal, kind: str) -> None:
+@pytest.mark.parametrize("kind", list(EventKind))
+def test_every_declared_kind_is_accepted(journal: Journal, kind: EventKind) -> None:
     journal.start_mission(MID_A, "sar", "req", {})
     assert journal.record(MID_A, kind).kind == kind
     assert [e.kind for e in journal.events(MID_A)] == [kind]
@@ -184,7 +184,7 @@ def test_every_declared_kind_is_accepted(journal: Journal, kind: str) -> None:
 def test_non_finite_floats_are_stored_as_strings(journal: Journal, db_path: Path) -> None:
     nan, inf = float("nan"), float("inf")
     journal.start_mission(MID_A, "sar", "req", {"offset": [nan, 1.0]})
-    returned = journal.record(MID_A, "result", t=1.0, data={
+    returned = journal.record(MID_A, EventKind.RESULT, t=1.0, data={
         "fix": [nan, inf], "nested": {"err": -inf, "ok": 0.5}, "pair": (nan, 2)})
 
     # what the caller (and the listeners) got back is the data as given
@@ -210,8 +210,8 @@ def test_listeners_receive_every_event_in_order(journal: Journal) -> None:
     journal.subscribe(first.append)
     journal.subscribe(lambda e: second.append(f"{e.seq}:{e.kind}"))
     journal.start_mission(MID_A, "sar", "req", {})
-    returned = [journal.record(MID_A, "plan_proposed"), journal.record(MID_A, "verdict"),
-                journal.record(MID_A, "mission_ended")]
+    returned = [journal.record(MID_A, kind) for kind in (
+        EventKind.PLAN_PROPOSED, EventKind.VERDICT, EventKind.MISSION_ENDED)]
 
     assert first == returned
     assert second == ["1:plan_proposed", "2:verdict", "3:mission_ended"]
@@ -222,8 +222,8 @@ def test_listener_sees_an_event_already_committed(journal: Journal, db_path: Pat
     journal.subscribe(lambda e: counts.append(
         _raw_rows(db_path, "SELECT COUNT(*) FROM events WHERE seq = ?", e.seq)[0][0]))
     journal.start_mission(MID_A, "sar", "req", {})
-    journal.record(MID_A, "note")
-    journal.record(MID_A, "note")
+    journal.record(MID_A, EventKind.NOTE)
+    journal.record(MID_A, EventKind.NOTE)
     assert counts == [1, 1]
 
 
@@ -231,8 +231,8 @@ def test_listener_does_not_see_a_rejected_event(journal: Journal) -> None:
     seen: list[Event] = []
     journal.subscribe(seen.append)
     journal.start_mission(MID_A, "sar", "req", {})
-    with pytest.raises(ValueError, match="unknown journal event kind"):
-        journal.record(MID_A, "bogus")
+    with pytest.raises(ValueError, match="'bogus' is not a valid EventKind"):
+        journal.record(MID_A, "bogus")  # type: ignore[arg-type]  # as an untyped caller
     assert seen == []
 
 
@@ -242,7 +242,8 @@ def test_listener_does_not_see_a_rejected_event(journal: Journal) -> None:
 def test_events_survive_close_and_reopen(db_path: Path) -> None:
     jr = Journal(db_path)
     jr.start_mission(MID_A, "sar", "req", {"world": "A"})
-    written = [jr.record(MID_A, k, detail=k) for k in ("plan_proposed", "verdict", "result")]
+    written = [jr.record(MID_A, k, detail=k) for k in (
+        EventKind.PLAN_PROPOSED, EventKind.VERDICT, EventKind.RESULT)]
     jr.end_mission(MID_A, "completed", [])
     jr.close()
 
@@ -282,13 +283,13 @@ def test_events_survive_a_process_killed_without_close(db_path: Path) -> None:
 def test_seq_continues_after_reopen(db_path: Path) -> None:
     jr = Journal(db_path)
     jr.start_mission(MID_A, "sar", "req", {})
-    jr.record(MID_A, "note")
-    jr.record(MID_A, "note")
+    jr.record(MID_A, EventKind.NOTE)
+    jr.record(MID_A, EventKind.NOTE)
     jr.close()
 
     jr = Journal(db_path)
     try:
-        assert jr.record(MID_A, "note").seq == 3
+        assert jr.record(MID_A, EventKind.NOTE).seq == 3
         assert [e.seq for e in jr.events(MID_A)] == [1, 2, 3]
     finally:
         jr.close()

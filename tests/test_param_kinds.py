@@ -17,7 +17,7 @@ from crewgate.codes import Code, Findings
 from crewgate.conditions import Knowledge
 from crewgate.gate import Gate
 from crewgate.plan import parse_plan
-from crewgate.planners.slots import fill_args
+from crewgate.planners.exemplar.slots import fill_args
 from crewgate.render import plan_json_schema, render_context
 from crewgate.spec import Crew, load_crew, parse_crew
 from crewgate.spec.params import (

@@ -11,8 +11,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from crewgate.adapters.base import Command, Progress, Status
 from crewgate.adapters.sim import SimAdapter
+from crewgate.commands import Command, Progress, Status
 from crewgate.gate import Gate, Mode, RequestFacts
 from crewgate.journal import Journal
 from crewgate.orchestrator import MissionOptions, Orchestrator
@@ -61,7 +61,7 @@ class SpyAdapter(SimAdapter):
         self.received: list[tuple[Command, list[str]]] = []
         self.done: set[int] = set()
 
-    def _start(self, command: Command) -> None:
+    def start(self, command: Command) -> None:
         if command.fallback or self.plan is None:
             codes = [] if self.crew_has(command) else ["unknown"]
         else:
@@ -75,10 +75,10 @@ class SpyAdapter(SimAdapter):
             codes = check.verdict.codes
             self.started[step.ref] += 1
         self.received.append((command, codes))
-        super()._start(command)
+        super().start(command)
 
-    def _poll(self, command: Command) -> Progress:
-        progress = super()._poll(command)
+    def poll(self, command: Command) -> Progress:
+        progress = super().poll(command)
         if progress.status is Status.SUCCEEDED and command.token not in self.done:
             self.done.add(command.token)
             self.completed[f"{command.robot}.{command.skill}"] += 1

@@ -82,10 +82,7 @@ def run_mission(
     jr = journal if isinstance(journal, Journal) else Journal(journal)
     try:
         orch = Orchestrator(gate_for(spec), backend, jr, tick_s=backend.tick_s)
-        meta: dict[str, Any] = {"backend": backend.name}
-        if isinstance(backend, SimAdapter):
-            meta.update(world=backend.sim.world_name, seed=seed, faults=list(faults))
-        return orch.run(request, planner, MissionOptions(cond, scenario, meta))
+        return orch.run(request, planner, MissionOptions(cond, scenario, backend.meta()))
     finally:
         if own_journal:
             jr.close()

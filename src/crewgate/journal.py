@@ -14,16 +14,30 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
 from crewgate.errors import NotFoundError, UserError
 from crewgate.jsonsafe import encode_nonfinite
 
-KINDS = (
-    "mission_started", "plan_proposed", "planner_error", "verdict", "replan", "refusal",
-    "authorization", "dispatch", "result", "halt", "fallback", "mission_ended", "note",
-)
+
+class EventKind(StrEnum):
+    """What a journal event records, in the order a mission meets them."""
+
+    MISSION_STARTED = "mission_started"
+    PLAN_PROPOSED = "plan_proposed"  # a planner's output (one per attempt)
+    PLANNER_ERROR = "planner_error"  # the planner gave no output
+    VERDICT = "verdict"  # the whole-plan verdict of an attempt
+    REPLAN = "replan"  # the refused plan's problems go back to the planner
+    REFUSAL = "refusal"  # something was refused: the plan, a step at its dispatch, a skip
+    AUTHORIZATION = "authorization"  # a step checked at the moment of its dispatch
+    DISPATCH = "dispatch"  # a command sent to a robot
+    RESULT = "result"  # how a dispatched command ended
+    HALT = "halt"  # no later step will be dispatched
+    FALLBACK = "fallback"  # a step of the safe fallback: dispatched, skipped or refused
+    MISSION_ENDED = "mission_ended"
+    NOTE = "note"  # anything else worth keeping
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS missions (
@@ -141,12 +155,11 @@ class Journal:
             )
 
     def record(
-        self, mission_id: str, kind: str, *, t: float | None = None, step: int | None = None,
+        self, mission_id: str, kind: EventKind, *, t: float | None = None, step: int | None = None,
         robot: str | None = None, skill: str | None = None, codes: Iterable[str] = (),
         detail: str = "", data: dict[str, Any] | None = None,
     ) -> Event:
-        if kind not in KINDS:
-            raise ValueError(f"unknown journal event kind {kind!r}")
+        kind = EventKind(kind)  # a plain string that names no kind is a ValueError
         wall, code_list, payload = time.time(), tuple(codes), data or {}
         with self._lock:
             try:

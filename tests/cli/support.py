@@ -1,14 +1,23 @@
-"""Run the installed ``crewgate`` console script in a subprocess, isolated from the user's state."""
+"""Run ``crewgate`` commands as a user does, isolated from the user's state: in this process
+(``crewgate``: the entry point's own ``main`` with its arguments, streams, environment and exit
+status; fast, one model load for the whole suite) or as the installed console script in a
+subprocess (``crewgate_process``: for the few tests that prove the script itself, and for
+commands that need a process of their own, such as ROS 2).
+"""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
 import sys
+import traceback
+from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 ROOT = Path(__file__).resolve().parents[2]
 # the installed console script, as a user runs it
@@ -45,14 +54,43 @@ class Run:
                 f"{self.stdout[-3000:]}\n--- stderr\n{self.stderr[-3000:]}")
 
 
-def crewgate(*args: str | Path, journal: Path, stdin: str | None = None) -> Run:
-    """Run the console script with ``CREWGATE_JOURNAL=journal`` (required: never the user's)."""
+def _environment(journal: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in _SCRUB}
     env.update(CREWGATE_JOURNAL=str(journal), XDG_STATE_HOME=str(journal.parent / "state"),
                COLUMNS="200", PYTHONIOENCODING="utf-8")
+    return env
+
+
+def crewgate(*args: str | Path, journal: Path, stdin: str | None = None) -> Run:
+    """Run ``crewgate ARGS`` in this process with ``CREWGATE_JOURNAL=journal`` (required: never
+    the user's): ``crewgate.cli.app.main`` with ``sys.argv``, the standard streams and the
+    environment set as the console script would have them. An exception that escapes ``main``
+    is printed as a traceback on stderr with exit status 1, as Python would."""
+    from crewgate.cli.app import main
+
     argv = tuple(str(a) for a in args)
-    proc = subprocess.run([str(CREWGATE), *argv], capture_output=True, text=True, env=env,
-                          cwd=ROOT, input=stdin, timeout=120, check=False, encoding="utf-8")
+    out, err = io.StringIO(), io.StringIO()
+    rc = 0
+    with mock.patch.dict(os.environ, _environment(journal), clear=True), \
+            mock.patch.object(sys, "argv", ["crewgate", *argv]), \
+            mock.patch.object(sys, "stdin", io.StringIO(stdin or "")), \
+            redirect_stdout(out), redirect_stderr(err):
+        try:
+            main()
+        except SystemExit as exc:
+            rc = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        except BaseException:  # what the interpreter would print, and its status
+            traceback.print_exc(file=err)
+            rc = 1
+    return Run(argv, rc, out.getvalue(), err.getvalue())
+
+
+def crewgate_process(*args: str | Path, journal: Path, stdin: str | None = None) -> Run:
+    """Run the installed console script in a subprocess, with ``CREWGATE_JOURNAL=journal``."""
+    argv = tuple(str(a) for a in args)
+    proc = subprocess.run([str(CREWGATE), *argv], capture_output=True, text=True,
+                          env=_environment(journal), cwd=ROOT, input=stdin, timeout=120,
+                          check=False, encoding="utf-8")
     return Run(argv, proc.returncode, proc.stdout, proc.stderr)
 
 

@@ -76,7 +76,9 @@ def test_planner_option_errors_are_clean(journal_path: Path, tmp_path: Path) -> 
     assert_clean_failure(crewgate("plan", "sar", "x", "--planner", "gpt9", journal=journal_path))
     missing = crewgate("plan", "sar", "x", "--planner", "replay", journal=journal_path)
     assert_clean_failure(missing)
-    assert "--plans FILE" in missing.stderr
+    assert missing.stderr == ("error: planner replay needs option 'plans' (Recorded outputs: a "
+                              "JSON Lines file, one record a line (scenario, condition, "
+                              "attempt, output; optionally request, planning_s).)\n")
     bad = crewgate("run", "sar", "x", "--condition", "roo", journal=journal_path)
     assert_clean_failure(bad)
     assert "did you mean 'ro'" in bad.stderr

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from crewgate.api import check_plan
-from crewgate.eval.scenarios import load_suite
 from crewgate.spec import load_crew
+from crewgate.suites import load_suite
 
 HERE = Path(__file__).parent
 GOLDEN = HERE / "study_verdicts.json"

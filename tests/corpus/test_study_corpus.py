@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from crewgate.eval.scenarios import load_suite
+from crewgate.suites import load_suite
 from tests.corpus.regenerate import GOLDEN, records, verdict_codes
 
 PERCEPTION = {"nan_transmission", "missed_detection"}

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 import yaml
 
-from crewgate.eval.scenarios import Scenario, load_suite
 from crewgate.orchestrator import MissionResult
 from crewgate.spec import Crew, load_crew
+from crewgate.suites import Scenario, load_suite
 from tests.conftest import Runner
 
 ORACLE: dict[str, dict[str, dict[str, Any]]] = yaml.safe_load(

@@ -23,11 +23,12 @@ import yaml
 
 from crewgate.api import check_plan, run_mission
 from crewgate.codes import Code
-from crewgate.eval.scenarios import Scenario, Suite, load_suite
 from crewgate.orchestrator import MissionResult
 from crewgate.planners import ScriptedPlanner
 from crewgate.sim.faults import parse_faults
+from crewgate.sim.section import SimSection
 from crewgate.spec import Crew, load_crew
+from crewgate.suites import Scenario, Suite, load_suite
 from crewgate.text.request import RequestFacts
 
 CREW_NAMES = ("sar", "g1_go2")
@@ -138,13 +139,14 @@ def test_no_request_copies_a_workflow_example(crew: str) -> None:
 @pytest.mark.parametrize("crew", CREW_NAMES)
 def test_fields_are_consistent(crew: str) -> None:
     spec = CREWS[crew]
-    assert spec.sim is not None
+    sim = spec.section(SimSection)
+    assert sim is not None
     codes = {c.value for c in Code}
     for s in SUITES[crew].scenarios:
         plan = _plan(s)
         assert set(s.expect_codes) <= codes, s.id
         parse_faults(s.faults, spec)  # raises on a fault the crew cannot have
-        assert s.world is None or s.world in spec.sim.worlds, s.id
+        assert s.world is None or s.world in sim.worlds, s.id
         assert plan["workflow"] == s.workflow, s.id
         off_domain = "off_domain" in s.tags
         assert off_domain == (s.workflow is None) == (s.family == "planner"), s.id
@@ -173,7 +175,8 @@ def test_search_zones_hold_the_victim_exactly_when_they_should() -> None:
     """sar: a nominal search-and-dispatch zone holds its world's victim; a missed_by_zone one
     does not (and is a block for that reason only)."""
     spec = CREWS["sar"]
-    assert spec.sim is not None
+    sim = spec.section(SimSection)
+    assert sim is not None
     for s in SUITES["sar"].scenarios:
         if s.workflow != "search_and_dispatch":
             continue
@@ -181,7 +184,7 @@ def test_search_zones_hold_the_victim_exactly_when_they_should() -> None:
         if not zones or not all(k in zones[0] for k in ZONE):
             continue
         x0, x1, y0, y1 = (float(zones[0][k]) for k in ZONE)
-        vx, vy = spec.sim.worlds[s.world or spec.sim.default_world].targets["victim"]
+        vx, vy = sim.worlds[s.world or sim.default_world].targets["victim"]
         inside = x0 <= vx <= x1 and y0 <= vy <= y1
         if "missed_by_zone" in s.tags:
             assert not inside, s.id
@@ -345,8 +348,9 @@ def _variants(spec: Crew, s: Scenario, facts: RequestFacts
         if st["skill"] == "search_target" and not args:
             swap(i, dict(zip(ZONE, (ox[0], ox[1], oy[0], oy[1]), strict=True)))
         if args.get("target") == "victim" and plan["workflow"] == "search_and_dispatch":
-            assert spec.sim is not None
-            vx, vy = spec.sim.worlds[s.world or spec.sim.default_world].targets["victim"]
+            sim = spec.section(SimSection)
+            assert sim is not None
+            vx, vy = sim.worlds[s.world or sim.default_world].targets["victim"]
             swap(i, {"x": vx, "y": vy}, "binding_required")
     return out
 

@@ -19,11 +19,12 @@ import pytest
 
 from crewgate.api import check_plan, run_mission
 from crewgate.codes import Code
-from crewgate.eval.scenarios import Scenario, Suite, load_suite, packaged_suites
 from crewgate.orchestrator import MissionResult
 from crewgate.planners import ScriptedPlanner
 from crewgate.sim.faults import parse_faults
+from crewgate.sim.section import SimSection
 from crewgate.spec import Crew, load_crew
+from crewgate.suites import Scenario, Suite, load_suite, packaged_suites
 
 CREW_NAMES = ("sar", "g1_go2")
 CREWS: dict[str, Crew] = {name: load_crew(name) for name in CREW_NAMES}
@@ -117,13 +118,14 @@ def test_no_request_copies_the_study_or_an_example(crew: str) -> None:
 @pytest.mark.parametrize("crew", CREW_NAMES)
 def test_fields_are_consistent(crew: str) -> None:
     spec = CREWS[crew]
-    assert spec.sim is not None
+    sim = spec.section(SimSection)
+    assert sim is not None
     codes = {c.value for c in Code}
     for s in SUITES[crew].scenarios:
         plan = _plan(s)
         assert set(s.expect_codes) <= codes, s.id
         parse_faults(s.faults, spec)  # raises on a fault the crew cannot have
-        assert s.world is None or s.world in spec.sim.worlds, s.id
+        assert s.world is None or s.world in sim.worlds, s.id
         assert plan["workflow"] == s.workflow, s.id
         if _category(s) == "off_domain":
             assert s.workflow is None, s.id
@@ -149,9 +151,10 @@ def test_sar_values_are_where_they_should_be() -> None:
     """Nominal rover goals are reachable in world A; search zones lie in the area, and a
     search-and-dispatch zone holds its world's victim unless the zone is the reason to block."""
     spec = CREWS["sar"]
-    assert spec.sim is not None
+    sim = spec.section(SimSection)
+    assert sim is not None
     (ax0, ax1), (ay0, ay1) = spec.area.operational.x, spec.area.operational.y
-    boxes = spec.sim.worlds["A"].obstacles
+    boxes = sim.worlds["A"].obstacles
     for s in SUITES["sar"].scenarios:
         for st in _steps(_plan(s)):
             args = st["args"]
@@ -160,7 +163,7 @@ def test_sar_values_are_where_they_should_be() -> None:
                 assert ax0 <= x0 < x1 <= ax1, s.id
                 assert ay0 <= y0 < y1 <= ay1, s.id
                 if s.workflow == "search_and_dispatch":
-                    vx, vy = spec.sim.worlds[s.world or spec.sim.default_world].targets["victim"]
+                    vx, vy = sim.worlds[s.world or sim.default_world].targets["victim"]
                     assert x0 <= vx <= x1, s.id
                     assert y0 <= vy <= y1, s.id
             if "x" in args and not s.should_block:

@@ -23,10 +23,10 @@ from crewgate.eval.plots import (
     safe_name,
 )
 from crewgate.eval.records import Record, make_record
-from crewgate.eval.scenarios import Scenario
 from crewgate.journal import Journal
 from crewgate.planners import ScriptedPlanner
 from crewgate.spec import load_crew
+from crewgate.suites import Scenario
 
 pytest.importorskip("matplotlib")
 

@@ -14,9 +14,9 @@ from crewgate.eval.metrics import compute
 from crewgate.eval.records import Record, TraceFile
 from crewgate.eval.report import rerender, write_reports
 from crewgate.eval.runner import EvalPlan, run_evaluation
-from crewgate.eval.scenarios import load_suite
 from crewgate.planners.replay import ReplayPlanner, read_records
 from crewgate.spec import Crew, load_crew
+from crewgate.suites import load_suite
 
 CORPUS = Path(__file__).parents[1] / "corpus" / "study"
 SAR_4ARM = CORPUS / "sar" / "recorded_plans_mock_4arm.jsonl"

@@ -14,7 +14,7 @@ from crewgate.gate import Gate, MissionGate
 from crewgate.journal import Journal
 from crewgate.orchestrator import MissionResult
 from crewgate.plan import Plan, Step, parse_plan
-from crewgate.planners import PlannerOutput, PlanningRequest, ScriptedPlanner
+from crewgate.planners import Planner, PlanningRequest, Proposal, ScriptedPlanner
 from crewgate.sim.faults import parse_faults
 from crewgate.spec import Crew
 from tests.conftest import Runner, plan, sim_world
@@ -55,7 +55,7 @@ def test_invalid_plan_moves_nothing_and_is_refused_after_one_replan(
     assert result.final_state["tb3"]["pose"] == [-2.0, -2.0]
     assert [a.number for a in result.attempts] == [1, 2]
     assert result.codes == ["out_of_bounds", "substituted_value"]
-    assert [(r["index"], r["codes"], r["stage"]) for r in result.refusals] == [
+    assert [(r.index, r.codes, r.stage) for r in result.refusals] == [
         (0, result.attempts[1].verdict.steps[0].codes, "plan")]
     assert kinds(journal, result).count("replan") == 1
     assert "dispatch" not in kinds(journal, result)
@@ -85,10 +85,10 @@ def test_malformed_output_is_refused_not_raised(sar: Crew, run: Runner) -> None:
     assert result.dispatched == []
 
 
-class _Broken:
+class _Broken(Planner):
     name = "broken"
 
-    def plan(self, request: PlanningRequest) -> PlannerOutput:
+    def _propose(self, request: PlanningRequest) -> Proposal:
         raise PlannerError("connection refused by http://127.0.0.1:9/v1")
 
 
@@ -112,9 +112,9 @@ def test_robot_dropping_out_mid_mission_halts_and_lands_the_drone(
     assert refs(result) == ["iris.takeoff", "iris.search_target"]
     assert refs(result, "fallback") == ["iris.land"]
     assert result.final_state["iris"]["airborne"] is False
-    assert [(r["index"], r["codes"], r["stage"], r["robot"]) for r in result.refusals] == [
+    assert [(r.index, r.codes, r.stage, r.robot) for r in result.refusals] == [
         (2, ["robot_unavailable"], "dispatch", "tb3")]
-    assert result.refusals[0]["t"] > 30  # refused when the rover's turn came, after the search
+    assert result.refusals[0].t > 30  # refused when the rover's turn came, after the search
     events = kinds(journal, result)
     assert events.index("halt") < events.index("fallback")
 
@@ -282,7 +282,7 @@ def test_an_emergency_stop_stops_what_it_can(sar: Crew, run: Runner, journal: Jo
     result = run(sar, ABORT, ABORT_PLAN, faults=["robot_unavailable:iris"])
     assert result.status == "completed"
     assert refs(result) == ["tb3.stop"]
-    assert [(r["stage"], r["robot"]) for r in result.refusals] == [("skip", "iris")]
+    assert [(r.stage, r.robot) for r in result.refusals] == [("skip", "iris")]
     assert result.codes == ["robot_unavailable"]
     assert not result.clean  # something asked for could not be done
     assert result.attempts[0].verdict.accepted

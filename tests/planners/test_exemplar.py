@@ -11,12 +11,12 @@ import pytest
 import yaml
 
 from crewgate.api import check_plan, run_mission
-from crewgate.eval.scenarios import Scenario, load_suite
 from crewgate.plan import Plan
 from crewgate.planners.base import PlanningRequest
-from crewgate.planners.embedding import LexicalEncoder, MiniLMEncoder, default_encoder
 from crewgate.planners.exemplar import ExemplarPlanner
+from crewgate.planners.exemplar.embedding import LexicalEncoder, MiniLMEncoder, default_encoder
 from crewgate.spec import Crew, load_crew
+from crewgate.suites import Scenario, load_suite
 
 ORACLE: dict[str, dict[str, dict[str, Any]]] = yaml.safe_load(
     (Path(__file__).parents[1] / "data" / "study_oracle.yaml").read_text(encoding="utf-8"))

@@ -26,14 +26,14 @@ from crewgate.errors import PlannerError, UserError
 from crewgate.journal import Journal
 from crewgate.plan import Plan, parse_plan
 from crewgate.planners.base import PlannerOutput, PlanningRequest, feedback_text
-from crewgate.planners.registry import PlannerOptions, make_planner
+from crewgate.planners.registry import make_planner
 from crewgate.render import plan_json_schema, render_context
 from crewgate.spec import Crew, load_crew
 
 pytest.importorskip("llama_cpp", reason='llama-cpp-python is not installed '
                     '(pip install "crewgate[llamacpp]"; it builds from source in 6-12 minutes)')
 
-from crewgate.planners.llamacpp import (
+from crewgate.planners.llm.llamacpp import (
     CHAT_FORMAT_ENV,
     DEFAULT_MAX_TOKENS,
     DEFAULT_N_CTX,
@@ -243,13 +243,13 @@ def test_the_chat_format_comes_from_the_environment(monkeypatch: pytest.MonkeyPa
 
 
 def test_the_registry_builds_it_from_options(g1_go2: Crew, tmp_path: Path) -> None:
-    made = make_planner("llamacpp", g1_go2, PlannerOptions(temperature=0.3, seed=7,
-                                                          free_form=True))
+    made = make_planner("llamacpp", g1_go2, {"temperature": "0.3", "seed": 7,
+                                             "free_form": True})
     assert isinstance(made, LlamaCppPlanner)
     assert (made.model_path, made.temperature, made.seed, made.free_form) == (GGUF, 0.3, 7, True)
     assert made.load_s == 0.0  # nothing loaded before the first plan
     with pytest.raises(UserError, match="does not exist"):
-        make_planner("llamacpp", g1_go2, PlannerOptions(model=str(tmp_path / "x.gguf")))
+        make_planner("llamacpp", g1_go2, {"model": str(tmp_path / "x.gguf")})
 
 
 # -- planning with the model --------------------------------------------------------------------

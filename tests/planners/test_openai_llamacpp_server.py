@@ -32,7 +32,7 @@ from crewgate.errors import UserError
 from crewgate.journal import Journal
 from crewgate.plan import Plan
 from crewgate.planners.base import PlanningRequest
-from crewgate.planners.registry import PlannerOptions, make_planner
+from crewgate.planners.registry import make_planner
 from crewgate.render import plan_json_schema, render_context
 from crewgate.spec import Crew, load_crew
 
@@ -41,8 +41,8 @@ pytest.importorskip("llama_cpp.server.app", reason="the llama.cpp server is not 
 pytest.importorskip("openai", reason='the openai client is not installed '
                     '(pip install "crewgate[openai]")')
 
-from crewgate.planners.llamacpp import default_model_path
-from crewgate.planners.openai_planner import OpenAIPlanner
+from crewgate.planners.llm.llamacpp import default_model_path
+from crewgate.planners.llm.openai import OpenAIPlanner
 
 try:
     GGUF = default_model_path()
@@ -128,8 +128,8 @@ def test_the_server_serves_the_default_model(server: Server) -> None:
 def test_structured_plans_through_the_server_are_schema_valid(server: Server,
                                                               crew_name: str) -> None:
     crew = load_crew(crew_name)
-    planner = make_planner("openai", crew, PlannerOptions(
-        model="smollm2", base_url=server.base_url, timeout_s=120))
+    planner = make_planner("openai", crew, {
+        "model": "smollm2", "base_url": server.base_url, "timeout": 120})
     assert isinstance(planner, OpenAIPlanner)
     out = planner.plan(ask(crew, REQUESTS[crew_name]))
     assert planner.mode == "json_object_schema"
@@ -149,8 +149,8 @@ def test_structured_plans_through_the_server_are_schema_valid(server: Server,
 
 def test_run_mission_through_the_server_ends_in_a_recorded_status(server: Server) -> None:
     crew = load_crew("g1_go2")
-    planner = make_planner("openai", crew, PlannerOptions(
-        model="smollm2", base_url=server.base_url, timeout_s=120))
+    planner = make_planner("openai", crew, {
+        "model": "smollm2", "base_url": server.base_url, "timeout": 120})
     journal = Journal(":memory:")
     result = run_mission(crew, REQUESTS["g1_go2"], planner, journal=journal)
     assert result.status in ("completed", "refused", "halted")

@@ -12,8 +12,8 @@ from crewgate.api import run_mission
 from crewgate.errors import InputFileError, PlannerError, UserError
 from crewgate.plan import ParseFailure, Plan
 from crewgate.planners.base import PlanningRequest
-from crewgate.planners.registry import PlannerOptions, make_planner
-from crewgate.planners.replay import ReplayPlanner, read_records
+from crewgate.planners.registry import make_planner
+from crewgate.planners.replay import ReplayOptions, ReplayPlanner, read_records
 from crewgate.spec import Crew
 
 CORPUS = Path(__file__).parents[1] / "corpus" / "study"
@@ -26,7 +26,7 @@ def _ask(planner: ReplayPlanner, crew: Crew, text: str, condition: str = "ro", a
 
 
 def test_matches_by_scenario_id_condition_and_attempt(g1_go2: Crew) -> None:
-    planner = make_planner("replay", g1_go2, PlannerOptions(plans=G1_SEED1))
+    planner = make_planner("replay", g1_go2, {"plans": str(G1_SEED1)})
     assert isinstance(planner, ReplayPlanner)
     first = planner.plan(_ask(planner, g1_go2, "", scenario="fault_nav_invalid_2"))
     second = planner.plan(_ask(planner, g1_go2, "", attempt=2, scenario="fault_nav_invalid_2"))
@@ -37,21 +37,21 @@ def test_matches_by_scenario_id_condition_and_attempt(g1_go2: Crew) -> None:
 
 
 def test_matches_by_request_text_through_the_packaged_suite(g1_go2: Crew) -> None:
-    planner = ReplayPlanner.from_options(g1_go2, PlannerOptions(plans=G1_SEED1))
+    planner = ReplayPlanner.from_options(g1_go2, ReplayOptions(plans=G1_SEED1))
     out = planner.plan(_ask(planner, g1_go2, "  Go to CHARGING ", condition="llm-only"))
     assert isinstance(out.plan, Plan)
     assert out.plan.steps[0].skill == "navigate"  # what gpt-5.4-mini wrote without the registry
 
 
 def test_a_missing_replan_repeats_the_last_output(g1_go2: Crew) -> None:
-    planner = ReplayPlanner.from_options(g1_go2, PlannerOptions(plans=G1_SEED1))
+    planner = ReplayPlanner.from_options(g1_go2, ReplayOptions(plans=G1_SEED1))
     one = planner.plan(_ask(planner, g1_go2, "go to charging", attempt=1))
     two = planner.plan(_ask(planner, g1_go2, "go to charging", attempt=2))
     assert one.raw == two.raw
 
 
 def test_unknown_requests_and_conditions_are_planner_errors(g1_go2: Crew) -> None:
-    planner = ReplayPlanner.from_options(g1_go2, PlannerOptions(plans=G1_SEED1))
+    planner = ReplayPlanner.from_options(g1_go2, ReplayOptions(plans=G1_SEED1))
     with pytest.raises(PlannerError, match="no recorded output"):
         planner.plan(_ask(planner, g1_go2, "fly to the moon"))
     with pytest.raises(PlannerError, match="under condition 'nope'"):
@@ -86,14 +86,17 @@ def test_bad_files_name_the_line(tmp_path: Path, sar: Crew) -> None:
         read_records(path)
     with pytest.raises(InputFileError, match="does not exist"):
         read_records(tmp_path / "none.jsonl")
-    with pytest.raises(UserError, match="--plans FILE"):
-        ReplayPlanner.from_options(sar, PlannerOptions())
+    with pytest.raises(UserError) as caught:
+        ReplayPlanner.build(sar, {})
+    assert str(caught.value) == ("planner replay needs option 'plans' (Recorded outputs: a JSON "
+                                 "Lines file, one record a line (scenario, condition, attempt, "
+                                 "output; optionally request, planning_s).)")
 
 
 def test_study_plans_replay_through_the_whole_mission(g1_go2: Crew) -> None:
     """The study's recorded ro plan for an invalid destination is refused after its recorded
     replan; nothing moves."""
-    planner = ReplayPlanner.from_options(g1_go2, PlannerOptions(plans=G1_SEED1))
+    planner = ReplayPlanner.from_options(g1_go2, ReplayOptions(plans=G1_SEED1))
     result = run_mission(g1_go2, "navigate to the parking garage", planner, journal=":memory:")
     assert result.status == "refused"
     assert len(result.attempts) == 2

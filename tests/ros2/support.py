@@ -227,7 +227,7 @@ class Ros:
     def spawn(self, crew: str, robot: str, *args: str, speed: float = 10.0,
               wait: bool = True) -> NodeProcess:
         """``crewgate node CREW ROBOT`` in this test's domain and namespace."""
-        return self.start(["-m", "crewgate.ros2.node", crew, robot, "--namespace",
+        return self.start(["-m", "crewgate.onboard.node", crew, robot, "--namespace",
                            self.namespace, "--speed", str(speed), *args], robot,
                           wait=wait)
 

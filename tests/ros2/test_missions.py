@@ -46,7 +46,7 @@ def mission(ros: Ros, crew: str, request: str, plan_: dict[str, Any], *,
     if on_event is not None:
         journal.subscribe(on_event)
     if wait:
-        assert adapter.wait_for(list(spec.robots), 15.0) == []
+        assert adapter.connect(list(spec.robots), 15.0) == []
     try:
         result = run_mission(spec, request, ScriptedPlanner([plan_]), adapter=adapter,
                              journal=journal)
@@ -110,7 +110,7 @@ def test_a_rover_process_killed_mid_mission_is_refused_and_the_drone_lands(ros: 
         assert result.status == "halted"
         assert result.codes == ["robot_unavailable"]
         assert refs(result) == ["iris.takeoff", "iris.search_target"]
-        assert [(r["robot"], r["stage"]) for r in result.refusals] == [("tb3", "dispatch")]
+        assert [(r.robot, r.stage) for r in result.refusals] == [("tb3", "dispatch")]
         assert refs(result, "fallback") == ["iris.land"]
         assert all(d.succeeded for d in result.dispatched)
         assert adapter.world.get("iris", "airborne") is False
@@ -165,7 +165,7 @@ def test_robots_never_heard_are_unavailable_and_the_plan_moves_nothing(ros: Ros)
     spec = load_crew("sar")
     adapter = Ros2Adapter(spec, namespace=ros.namespace)
     try:
-        assert adapter.wait_for(["iris", "tb3"], 3.0) == ["tb3"]
+        assert adapter.connect(["iris", "tb3"], 3.0) == ["tb3"]
         result = run_mission(spec, SAD, ScriptedPlanner([SAD_PLAN]), adapter=adapter,
                              journal=":memory:")
         assert result.status == "refused"

@@ -20,9 +20,9 @@ pytest.importorskip("rclpy", reason='the ROS 2 tests need rclpy: pip install "cr
 
 
 from crewgate.errors import UserError
-from crewgate.ros2.node import NodeOptions, parse_args, prepare
-from crewgate.ros2.node_convert import token_of
-from crewgate.ros2.node_core import RobotServer
+from crewgate.onboard.convert import token_of
+from crewgate.onboard.node import NodeOptions, parse_args, prepare
+from crewgate.onboard.server import RobotServer
 from crewgate.ros2.protocol import Feedback, SkillRequest
 from crewgate.world import BindingValue
 from tests.ros2.support import Client, Ros
@@ -49,7 +49,7 @@ def test_bad_input_raises_user_error(args: list[str], message: str) -> None:
 
 def test_bad_input_exits_2_with_one_clear_line(tmp_path: Path) -> None:
     env = {**os.environ, "ROS_AUTOMATIC_DISCOVERY_RANGE": "LOCALHOST", "ROS_DOMAIN_ID": "199"}
-    done = subprocess.run([sys.executable, "-m", "crewgate.ros2.node", "sar", "irsi"], env=env,
+    done = subprocess.run([sys.executable, "-m", "crewgate.onboard.node", "sar", "irsi"], env=env,
                           capture_output=True, text=True, timeout=30)
     assert done.returncode == 2
     assert "error: unknown robot 'irsi' (did you mean 'iris'?)" in done.stderr
@@ -58,7 +58,7 @@ def test_bad_input_exits_2_with_one_clear_line(tmp_path: Path) -> None:
 
 def test_a_missing_rclpy_is_a_user_error_naming_the_extra(monkeypatch: pytest.MonkeyPatch
                                                           ) -> None:
-    from crewgate.ros2.node_ros import require_rclpy
+    from crewgate.onboard.ros import require_rclpy
 
     monkeypatch.setitem(sys.modules, "rclpy", None)  # as if not installed
     with pytest.raises(UserError, match=r'pip install "crewgate\[ros2\]"'):
@@ -67,7 +67,7 @@ def test_a_missing_rclpy_is_a_user_error_naming_the_extra(monkeypatch: pytest.Mo
 
 def test_without_rclpy_the_node_exits_2_with_the_install_hint() -> None:
     code = ("import sys; sys.modules['rclpy'] = None; "
-            "from crewgate.ros2.node import main; main(['sar', 'iris'])")
+            "from crewgate.onboard.node import main; main(['sar', 'iris'])")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=30, env={**os.environ, "ROS_DOMAIN_ID": "199",
                                            "ROS_AUTOMATIC_DISCOVERY_RANGE": "LOCALHOST"})

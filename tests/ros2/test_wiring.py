@@ -46,7 +46,7 @@ def errand(ros: Ros, crew: Crew, *steps: tuple[str, str, dict[str, Any]],
            binding: str | None = None) -> tuple[MissionResult, Ros2Adapter]:
     adapter = Ros2Adapter(crew, namespace=ros.namespace)
     try:
-        assert adapter.wait_for(["rover"], 15.0) == []  # heard on its pose topic
+        assert adapter.connect(["rover"], 15.0) == []  # heard on its pose topic
         # the binding's topic matches on its own schedule: a plan judged before the first value
         # arrives is refused (fail closed), so wait for it where the test needs it
         end = time.monotonic() + 10.0

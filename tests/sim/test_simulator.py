@@ -9,14 +9,15 @@ from typing import Any
 
 import pytest
 
-from crewgate.adapters.base import Command, Progress, Status
 from crewgate.adapters.sim import SimAdapter
+from crewgate.commands import Command, Progress, Status
 from crewgate.errors import UserError
 from crewgate.gate import Gate
 from crewgate.journal import Journal
 from crewgate.orchestrator import MissionOptions, Orchestrator
 from crewgate.planners import ScriptedPlanner
 from crewgate.sim.faults import parse_faults
+from crewgate.sim.section import SimSection
 from crewgate.spec import Crew, Ref, load_crew
 from tests.conftest import Runner, plan
 
@@ -64,8 +65,9 @@ def test_world_c_victim_lies_outside_the_default_square(sar: Crew, run: Runner) 
 
 def test_rover_path_avoids_obstacles(sar: Crew, run: Runner) -> None:
     result = run(sar, SAD, SAD_PLAN)
-    assert sar.sim is not None
-    walls = sar.sim.worlds["A"].obstacles
+    sim = sar.section(SimSection)
+    assert sim is not None
+    walls = sim.worlds["A"].obstacles
     for _, x, y in result.outcome["trajectories"]["tb3"]:
         assert not any(w.contains(x, y) for w in walls), (x, y)
 
@@ -107,12 +109,12 @@ class Recorder(SimAdapter):
         self.before: dict[int, dict[str, dict[str, Any]]] = {}
         self.after: list[tuple[Command, dict[str, dict[str, Any]]]] = []
 
-    def _start(self, command: Command) -> None:
+    def start(self, command: Command) -> None:
         self.before[command.token] = self.world.copy_state()
-        super()._start(command)
+        super().start(command)
 
-    def _poll(self, command: Command) -> Progress:
-        progress = super()._poll(command)
+    def poll(self, command: Command) -> Progress:
+        progress = super().poll(command)
         if progress.status is Status.SUCCEEDED and all(c.token != command.token
                                                        for c, _ in self.after):
             self.after.append((command, self.world.copy_state()))

@@ -3,60 +3,24 @@ rest (timeouts, events, the gate).
 
 A backend implements four hooks and keeps :class:`~crewgate.world.World` up to date:
 
-- ``_start(command)``  accept a command (raise AdapterError if it cannot be sent at all);
-- ``_poll(command)``   report RUNNING, SUCCEEDED (with a result) or FAILED (with a reason);
-- ``_cancel(command)`` stop it (after a timeout or a halt);
-- ``_wait(seconds)``   let time pass: the simulator steps its physics, a real backend sleeps.
+- ``start(command)``  accept a command (raise AdapterError if it cannot be sent at all);
+- ``poll(command)``   report RUNNING, SUCCEEDED (with a result) or FAILED (with a reason);
+- ``cancel(command)`` stop it (after a timeout or a halt);
+- ``wait(seconds)``   let time pass: the simulator steps its physics, a real backend sleeps.
 
-Only :mod:`crewgate.orchestrator.dispatch` calls these hooks, and only with a command built from
-an authorization the gate issued and the dispatcher redeemed. An architectural test keeps it so.
+Only :class:`crewgate.orchestrator.dispatch.Dispatcher` calls these hooks, and only with a
+command built from an authorization the gate issued and the dispatcher redeemed. Architectural
+tests keep it so: statically (no other module calls them) and at run time (every call of every
+mission in the test comes from the dispatcher).
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from enum import Enum
-from typing import Any
+from typing import Any, Literal
 
-from crewgate.world import BindingValue, World
-
-
-@dataclass(frozen=True, slots=True)
-class Command:
-    """One skill call as sent to a robot: typed arguments and the runtime values resolved by
-    the gate at authorization (the robot acts on exactly the values that were checked)."""
-
-    mission_id: str
-    index: int
-    robot: str
-    skill: str
-    args: Mapping[str, Any]
-    bindings: Mapping[str, BindingValue]
-    timeout_s: float
-    token: int  # the authorization it was built from
-    fallback: bool = False  # a safe-fallback step (after a halt), not a plan step
-
-    @property
-    def ref(self) -> str:
-        return f"{self.robot}.{self.skill}"
-
-
-class Status(Enum):
-    RUNNING = "running"
-    SUCCEEDED = "succeeded"
-    FAILED = "failed"
-
-
-@dataclass(frozen=True, slots=True)
-class Progress:
-    status: Status
-    message: str = ""
-    result: Mapping[str, Any] = field(default_factory=dict)
-
-
-RUNNING = Progress(Status.RUNNING)
+from crewgate.commands import Command, Progress
+from crewgate.world import World
 
 
 class Adapter(ABC):
@@ -64,6 +28,7 @@ class Adapter(ABC):
 
     name: str = "adapter"
     tick_s: float = 0.02  # how often a running step is polled, in backend seconds
+    clock: Literal["simulated", "real"] = "real"  # what the backend's seconds are
 
     def __init__(self, world: World) -> None:
         self.world = world
@@ -72,25 +37,38 @@ class Adapter(ABC):
         return self.world.now()
 
     @abstractmethod
-    def _start(self, command: Command) -> None:
+    def start(self, command: Command) -> None:
         """Send the command; raise AdapterError if the robot cannot be reached at all."""
 
     @abstractmethod
-    def _poll(self, command: Command) -> Progress:
+    def poll(self, command: Command) -> Progress:
         """How the command is doing now."""
 
     @abstractmethod
-    def _cancel(self, command: Command) -> None:
+    def cancel(self, command: Command) -> None:
         """Stop the command (best effort; must not raise for a finished command)."""
 
     @abstractmethod
-    def _wait(self, seconds: float) -> None:
+    def wait(self, seconds: float) -> None:
         """Let ``seconds`` of backend time pass (and world state update meanwhile)."""
 
     def abort_reason(self) -> str | None:
         """Why every motion must stop now (an e-stop), or None. The orchestrator cancels the
         running step and dispatches nothing more, whatever the condition."""
         return None
+
+    def connect(self, robots: list[str], timeout_s: float) -> list[str]:
+        """Wait up to ``timeout_s`` for the robots to be heard; those still silent (they stay
+        unavailable, and the gate refuses their steps)."""
+        return []
+
+    def describe(self) -> str:
+        """Where missions run, for people: "world A", "ROS 2 namespace /crewgate"."""
+        return self.name
+
+    def meta(self) -> dict[str, Any]:
+        """Where missions run, for the journal."""
+        return {"backend": self.name}
 
     def close(self) -> None:
         """Release resources (processes, nodes)."""

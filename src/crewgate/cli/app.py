@@ -1,19 +1,43 @@
 """The ``crewgate`` entry point: commands are registered here; user errors print one clear
-message and exit 2, never a traceback."""
+message and exit 2, never a traceback (the app does it, so a command run in process through
+``CliRunner`` behaves as the console script does)."""
 
 from __future__ import annotations
 
-import sys
+from typing import Any
 
 import typer
 from rich.console import Console
 from rich.markup import escape
+from typer.core import TyperGroup
 
 from crewgate import __version__
 from crewgate.errors import CrewgateError, UserError
 
+err = Console(stderr=True, soft_wrap=True)
+
+EXIT_USER_ERROR = 2
+
+
+class _Commands(TyperGroup):
+    """The root group: crewgate's errors end the command with one message and an exit status
+    (2: the caller's input, 1: anything else that crewgate raised on purpose)."""
+
+    def invoke(self, ctx: Any) -> Any:  # ctx: the click Context typer vendors
+        try:
+            return super().invoke(ctx)
+        except UserError as exc:
+            err.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False)
+            ctx.exit(EXIT_USER_ERROR)
+        except CrewgateError as exc:
+            err.print(f"[bold red]error ({type(exc).__name__}):[/] {escape(str(exc))}",
+                      highlight=False)
+            ctx.exit(1)
+
+
 app = typer.Typer(
     name="crewgate",
+    cls=_Commands,
     help="Drive a robot crew with plain-language requests, safely: a planner proposes, the "
     "Robot Orchestrator's gate checks every step, only then does anything move.",
     no_args_is_help=True,
@@ -23,10 +47,6 @@ app = typer.Typer(
 )
 spec_app = typer.Typer(help="The crew spec format.", no_args_is_help=True)
 app.add_typer(spec_app, name="spec")
-
-err = Console(stderr=True, soft_wrap=True)
-
-EXIT_USER_ERROR = 2
 
 
 def _version(value: bool) -> None:
@@ -45,17 +65,21 @@ def _root(
 
 def main() -> None:
     # importing the command modules registers them on `app`
-    from crewgate.cli import check, estop, evaluate, inspect, node, plan, run, trace  # noqa: F401
+    from crewgate.cli import (  # noqa: F401
+        check,
+        estop,
+        evaluate,
+        inspect,
+        node,
+        plan,
+        plugins,
+        run,
+        trace,
+    )
 
-    try:
-        app()  # standalone: usage errors exit 2, --help and typer.Exit are handled by typer
-    except UserError as exc:
-        err.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False)
-        sys.exit(EXIT_USER_ERROR)
-    except CrewgateError as exc:
-        err.print(f"[bold red]error ({type(exc).__name__}):[/] {escape(str(exc))}",
-                  highlight=False)
-        sys.exit(1)
+    # standalone: usage errors exit 2; --help and typer.Exit are handled by typer, crewgate's
+    # errors by the root group (_Commands)
+    app(prog_name="crewgate")
 
 
 if __name__ == "__main__":

@@ -8,39 +8,23 @@ from typing import Any
 import typer
 
 from crewgate.cli.app import app, err
-from crewgate.cli.common import (
-    ApiKeyEnvOpt,
-    BaseUrlOpt,
-    CrewArg,
-    FreeFormOpt,
-    JsonOpt,
-    ModelOpt,
-    PlansOpt,
-    TemperatureOpt,
-    TimeoutOpt,
-    out,
-    print_json,
-)
+from crewgate.cli.common import CrewArg, JsonOpt, out, print_json
+from crewgate.cli.planning import PLANNERS, PlannerArgs, planner_options
 
 
 @app.command("eval")
+@planner_options(many=True)
 def evaluate(
     crew: str = CrewArg,
-    suite: str = typer.Option("study", "--suite", help="study, extended, or a suite YAML file."),
-    planner: list[str] = typer.Option(["exemplar"], "--planner", help="Planner(s) to evaluate "
-                                      "(repeatable)."),
-    plans: Path | None = PlansOpt,
-    model: str | None = ModelOpt,
-    base_url: str | None = BaseUrlOpt,
-    api_key_env: str | None = ApiKeyEnvOpt,
-    timeout: float = TimeoutOpt,
-    temperature: float = TemperatureOpt,
-    free_form: bool = FreeFormOpt,
+    suite: str = typer.Option("study", "--suite", help="study, extended, holdout, or a suite "
+                              "YAML file."),
+    planners: PlannerArgs = PLANNERS,
     conditions: str = typer.Option("llm-only,skill-list,ro-prompt,ro", "--conditions",
                                    help="Comma-separated conditions."),
     samples: int = typer.Option(1, "--samples", min=1, help="Missions per scenario and "
                                 "condition (seeds S, S+1, ...)."),
-    seed: int = typer.Option(0, "--seed", help="First simulator seed."),
+    seed: int = typer.Option(0, "--seed", help="First simulator seed, and the sampling seed of "
+                             "a planner that takes one."),
     held_plan: bool = typer.Option(False, "--held-plan", help="Sample each planner once per "
                                    "scenario under ro-prompt, then dispatch the identical plans "
                                    "with enforcement off and on."),
@@ -52,25 +36,21 @@ def evaluate(
     """Run a scenario suite under the study's conditions, every mission on the simulator."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-    from crewgate.cli.planning import build_planner
     from crewgate.conditions import condition as condition_named
     from crewgate.eval.metrics import compute
     from crewgate.eval.records import Record
     from crewgate.eval.report import by_planner, write_reports
     from crewgate.eval.runner import EvalPlan, run_evaluation
-    from crewgate.eval.scenarios import load_suite
     from crewgate.eval.stats import proportion
     from crewgate.spec import load_crew
+    from crewgate.suites import load_suite
 
     spec = load_crew(crew)
     scenarios = load_suite(spec.name, suite)
     proportion(1, 2)  # fail early, with the install hint, if the statistics packages are absent
     conds = [condition_named(c.strip()) for c in conditions.split(",") if c.strip()]
-    planners = [build_planner(spec, planner=name, plan=None, plans=plans, model=model,
-                              base_url=base_url, api_key_env=api_key_env, timeout=timeout,
-                              temperature=temperature, free_form=free_form, seed=seed)
-                for name in dict.fromkeys(planner)]
-    plan = EvalPlan(spec, scenarios, planners, conds, samples, seed, held_plan, output,
+    chosen = planners.build(spec, seed=seed)
+    plan = EvalPlan(spec, scenarios, chosen, conds, samples, seed, held_plan, output,
                     crew_source=crew)
     with Progress("[progress.description]{task.description}", BarColumn(),
                   MofNCompleteColumn(), TimeElapsedColumn(), console=err,

@@ -15,6 +15,7 @@ from crewgate.cli.common import CrewArg, JsonOpt, out, print_json
 @app.command()
 def crews(as_json: bool = JsonOpt) -> None:
     """List the crews that ship with crewgate."""
+    from crewgate.sim.section import SimSection
     from crewgate.spec import load_crew, packaged_crews
 
     rows: list[dict[str, Any]] = []
@@ -22,7 +23,7 @@ def crews(as_json: bool = JsonOpt) -> None:
         crew = load_crew(name)
         rows.append({"name": name, "title": crew.title, "robots": list(crew.robots),
                      "workflows": list(crew.workflows),
-                     "worlds": list(crew.sim.worlds) if crew.sim else []})
+                     "worlds": list(sim.worlds) if (sim := crew.section(SimSection)) else []})
     if as_json:
         print_json(rows)
         return

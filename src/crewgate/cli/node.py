@@ -33,6 +33,6 @@ def node(
 
     Exit status: 0 on Ctrl-C or SIGTERM; 2 bad input.
     """
-    from crewgate.ros2.node import NodeOptions, run_node
+    from crewgate.onboard.node import NodeOptions, run_node
 
     run_node(NodeOptions(crew, robot, world, tuple(fault), seed, namespace, rate, speed))

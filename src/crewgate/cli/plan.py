@@ -3,45 +3,28 @@ moves."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import typer
 
 from crewgate.cli.app import app
 from crewgate.cli.common import (
-    ApiKeyEnvOpt,
-    BaseUrlOpt,
     ConditionOpt,
     CrewArg,
     FaultOpt,
-    FreeFormOpt,
     JsonOpt,
-    ModelOpt,
-    PlanFileOpt,
-    PlannerOpt,
-    PlansOpt,
     SeedOpt,
-    TemperatureOpt,
-    TimeoutOpt,
     WorldOpt,
     out,
     print_json,
 )
+from crewgate.cli.planning import PLANNERS, PlannerArgs, planner_options
 
 
 @app.command("plan")
+@planner_options()
 def plan_command(
     crew: str = CrewArg,
     request: str = typer.Argument(..., help="What the crew should do, in plain language."),
-    planner: str | None = PlannerOpt,
-    plan: Path | None = PlanFileOpt,
-    plans: Path | None = PlansOpt,
-    model: str | None = ModelOpt,
-    base_url: str | None = BaseUrlOpt,
-    api_key_env: str | None = ApiKeyEnvOpt,
-    timeout: float = TimeoutOpt,
-    temperature: float = TemperatureOpt,
-    free_form: bool = FreeFormOpt,
+    planners: PlannerArgs = PLANNERS,
     condition: str | None = ConditionOpt,
     show_prompt: bool = typer.Option(False, "--show-prompt", help="Print the context the "
                                      "planner is given."),
@@ -58,7 +41,6 @@ def plan_command(
 
     from crewgate.adapters.sim import SimAdapter
     from crewgate.api import gate_for
-    from crewgate.cli.planning import build_planner
     from crewgate.cli.render import print_verdict
     from crewgate.conditions import condition as condition_named
     from crewgate.errors import PlannerError
@@ -69,9 +51,7 @@ def plan_command(
 
     spec = load_crew(crew)
     cond = condition_named(condition or "ro")
-    chosen = build_planner(spec, planner=planner, plan=plan, plans=plans, model=model,
-                           base_url=base_url, api_key_env=api_key_env, timeout=timeout,
-                           temperature=temperature, free_form=free_form, seed=seed)
+    chosen = planners.build_one(spec, seed=seed)
     context = render_context(spec, cond.knowledge)
     ask = PlanningRequest(request, spec, context, plan_json_schema(spec, cond.knowledge),
                           cond.name)

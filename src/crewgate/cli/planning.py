@@ -1,31 +1,172 @@
-"""Choosing and configuring a planner from command-line options (shared by plan, run, eval)."""
+"""The planner options of ``plan``, ``run`` and ``eval``, defined once.
+
+``@planner_options()`` adds them to a command and hands the command one ``PlannerArgs`` in place
+of its parameter of that type: ``--planner NAME`` (repeatable with ``many=True``), the generic
+``-o/--option KEY=VALUE`` for any option of any backend, and shorthands for the options the
+README uses, each setting the backend's option of the same name (``--base-url`` sets
+``base_url``). A backend's options are its own (``crewgate planners`` lists them): the
+shorthands only spell common ones, and one the chosen backend does not take is an error.
+"""
 
 from __future__ import annotations
 
+import functools
+import inspect
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, TypeVar
 
-from crewgate.errors import UserError
+import typer
+
+from crewgate.errors import UserError, did_you_mean
 from crewgate.planners.base import Planner
-from crewgate.planners.registry import PlannerOptions, available_planners, make_planner
+from crewgate.planners.registry import planner_class
+from crewgate.plugins import option_key
 from crewgate.spec import Crew
 
 DEFAULT_PLANNER = "exemplar"
+PANEL = "Planner"
+R = TypeVar("R")
 
 
-def build_planner(
-    crew: Crew, *, planner: str | None, plan: Path | None, plans: Path | None, model: str | None,
-    base_url: str | None, api_key_env: str | None, timeout: float, temperature: float,
-    free_form: bool, seed: int = 0,
-) -> Planner:
-    name = planner or ("scripted" if plan is not None else
-                       "replay" if plans is not None else DEFAULT_PLANNER)
-    if plan is not None and name != "scripted":
-        raise UserError(f"--plan gives the scripted planner its output; it does not combine "
-                        f"with --planner {name}")
-    if name not in available_planners():
-        raise UserError(f"planner {name!r} is not installed (installed: "
-                        f"{', '.join(sorted(available_planners()))})")
-    options = PlannerOptions(plan_file=plan, plans=plans, model=model, base_url=base_url,
-                             api_key_env=api_key_env, timeout_s=timeout,
-                             temperature=temperature, free_form=free_form, seed=seed)
-    return make_planner(name, crew, options)
+@dataclass(frozen=True, slots=True)
+class Shorthand:
+    """A command-line flag for the backend option ``option``."""
+
+    option: str
+    flag: str
+    annotation: Any
+    help: str
+
+
+SHORTHANDS = (
+    Shorthand("plan", "--plan", Path | None, "Use this plan (JSON or raw model text; '-' reads "
+              "stdin) as the planner's output (implies --planner scripted)."),
+    Shorthand("plans", "--plans", Path | None, "Recorded outputs, JSON Lines: scenario, "
+              "condition, attempt, output (implies --planner replay)."),
+    Shorthand("model", "--model", str | None, "Model name, or a GGUF file for llamacpp."),
+    Shorthand("base_url", "--base-url", str | None, "The API's URL, e.g. "
+              "http://127.0.0.1:8080/v1."),
+    Shorthand("api_key_env", "--api-key-env", str | None, "Environment variable holding the "
+              "API key."),
+    Shorthand("timeout", "--timeout", float | None, "Seconds to wait for the planner's "
+              "answer."),
+    Shorthand("temperature", "--temperature", float | None, "Sampling temperature."),
+    Shorthand("free_form", "--free-form", bool, "Switch structured output off (the study's "
+              "unconstrained JSON)."),
+)
+FLAGS = {s.option: s.flag for s in SHORTHANDS}
+
+
+@dataclass(frozen=True, slots=True)
+class PlannerArgs:
+    """The planners a command was asked for and the option values given, by option name."""
+
+    names: tuple[str, ...] = ()
+    values: Mapping[str, object] = field(default_factory=dict)
+
+    def chosen(self) -> tuple[str, ...]:
+        """The names given, else the planner a shorthand implies, else the default."""
+        if self.names:
+            return self.names
+        return (("scripted",) if "plan" in self.values else
+                ("replay",) if "plans" in self.values else (DEFAULT_PLANNER,))
+
+    def build(self, crew: Crew, *, seed: int | None = None) -> list[Planner]:
+        """Every chosen planner for ``crew``. With one planner, an option it does not take is an
+        error; with several, each takes the options it knows and an option none of them takes
+        is an error. ``seed`` (the command's) is the default of a backend option ``seed``."""
+        classes = [planner_class(name) for name in self.chosen()]
+        if len(classes) > 1:
+            _check_taken(classes, self.values)
+        planners = []
+        for cls in classes:
+            fields = cls.Options.model_fields
+            values = dict(self.values) if len(classes) == 1 else {
+                k: v for k, v in self.values.items() if k in fields}
+            if seed is not None and "seed" in fields:
+                values.setdefault("seed", seed)
+            planners.append(cls.build(crew, values))
+        return planners
+
+    def build_one(self, crew: Crew, *, seed: int | None = None) -> Planner:
+        [planner] = self.build(crew, seed=seed)
+        return planner
+
+
+PLANNERS = PlannerArgs()  # the placeholder default of a command's PlannerArgs parameter
+
+
+def _check_taken(classes: list[type[Planner]], values: Mapping[str, object]) -> None:
+    for key in values:
+        if not any(key in cls.Options.model_fields for cls in classes):
+            known = sorted({f for cls in classes for f in cls.Options.model_fields})
+            takes = "; ".join(f"{cls.name} takes: {', '.join(cls.Options.model_fields) or 'none'}"
+                              for cls in classes)
+            raise UserError(f"none of the planners {', '.join(c.name for c in classes)} takes "
+                            f"option {key!r}{did_you_mean(key, known)} ({takes})")
+
+
+def option_values(shorthands: Mapping[str, object], options: list[str]) -> dict[str, object]:
+    """Option values by name from the shorthands given (None and False are not given) and the
+    ``-o KEY=VALUE`` items; an option given twice is an error."""
+    values = {k: v for k, v in shorthands.items() if v is not None and v is not False}
+    for item in options:
+        key, sep, value = item.partition("=")
+        key = option_key(key)
+        if not sep or not key:
+            raise UserError(f"-o takes KEY=VALUE (a backend option and its value), got {item!r}")
+        if key in values:
+            raise UserError(f"planner option {key!r} is given twice: {values[key]!r} and "
+                            f"{value!r}")
+        values[key] = value
+    return values
+
+
+def planner_options(*, many: bool = False) -> Callable[[Callable[..., R]], Callable[..., R]]:
+    """Add the planner options to a command, which receives them as its ``PlannerArgs``
+    parameter. ``many``: ``--planner`` is repeatable (``eval``)."""
+
+    def decorate(command: Callable[..., R]) -> Callable[..., R]:
+        signature = inspect.signature(command, eval_str=True)
+        params = list(signature.parameters.values())
+        [target] = [p for p in params if p.annotation is PlannerArgs]
+        added = [_param("planner", list[str] if many else str | None, [] if many else None,
+                        "--planner", help="Planner backend (see `crewgate planners`; default "
+                        f"{DEFAULT_PLANNER})" + (", repeatable." if many else "."))]
+        added += [_param(s.option, s.annotation, False if s.annotation is bool else None,
+                         s.flag, help=f"{s.help} (option {s.option})")
+                  for s in SHORTHANDS]
+        added.append(_param("option", list[str], [], "-o", "--option", metavar="KEY=VALUE",
+                            help="Any backend option (repeatable); `crewgate planners` lists "
+                            "them."))
+
+        @functools.wraps(command)
+        def wrapper(*args: Any, **kwargs: Any) -> R:
+            names = kwargs.pop(_name("planner"))
+            shorthands = {s.option: kwargs.pop(_name(s.option)) for s in SHORTHANDS}
+            values = option_values(shorthands, kwargs.pop(_name("option")))
+            chosen = tuple(dict.fromkeys(names)) if many else ((names,) if names else ())
+            kwargs[target.name] = PlannerArgs(chosen, values)
+            return command(*args, **kwargs)
+
+        at = params.index(target)
+        new = signature.replace(parameters=[*params[:at], *added, *params[at + 1:]])
+        wrapper.__signature__ = new  # type: ignore[attr-defined]
+        wrapper.__annotations__ = {p.name: p.annotation for p in new.parameters.values()}
+        return wrapper
+
+    return decorate
+
+
+def _name(option: str) -> str:
+    return f"planner_opt_{option}"
+
+
+def _param(option: str, annotation: Any, default: object, *decls: str, help: str,
+           metavar: str | None = None) -> inspect.Parameter:
+    info = typer.Option(default, *decls, help=help, metavar=metavar, rich_help_panel=PANEL,
+                        show_default=False)
+    return inspect.Parameter(_name(option), inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                             default=info, annotation=annotation)

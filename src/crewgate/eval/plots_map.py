@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from crewgate.eval.plots_mission import figure, mission_title, save
 from crewgate.eval.records import Record
+from crewgate.sim.section import SimSection
 from crewgate.spec import Box, Crew
 
 if TYPE_CHECKING:
@@ -25,7 +26,8 @@ PATHS: dict[bool, dict[str, Any]] = {  # air (the drone's sweep): thin; ground: 
 def mission_map(record: Record, crew: Crew, path_stem: Path) -> list[Path] | None:
     """The map, or None when it makes no sense: no simulated world with obstacles or targets,
     or no robot that moved in x, y."""
-    world = crew.sim.worlds.get(record.get("world") or crew.sim.default_world) if crew.sim else None
+    sim = crew.section(SimSection)
+    world = sim.worlds.get(record.get("world") or sim.default_world) if sim else None
     trails = {name: [(float(p[1]), float(p[2])) for p in points]
               for name, points in record.get("outcome", {}).get("trajectories", {}).items()
               if points}
@@ -33,7 +35,7 @@ def mission_map(record: Record, crew: Crew, path_stem: Path) -> list[Path] | Non
     if world is None or not moved or not (world.obstacles or world.targets):
         return None
     area = crew.area.operational
-    models = {name: r.model for name, r in crew.sim.robots.items()} if crew.sim else {}
+    models = {name: r.model for name, r in sim.robots.items()} if sim else {}
     with figure(9.0, 6.4) as fig:
         from matplotlib.lines import Line2D
         from matplotlib.patches import Rectangle

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from crewgate.errors import InputFileError
-from crewgate.eval.scenarios import Scenario
 from crewgate.orchestrator.result import MissionResult
+from crewgate.suites import Scenario
 
 Record = dict[str, Any]
 

@@ -18,12 +18,13 @@ from crewgate.api import run_mission
 from crewgate.conditions import CONDITIONS, Condition, Knowledge
 from crewgate.errors import PlannerError
 from crewgate.eval.records import Record, TraceFile, make_record, run_key
-from crewgate.eval.scenarios import Scenario, Suite
 from crewgate.journal import Journal
 from crewgate.plan import parse_plan
-from crewgate.planners.base import Planner, PlannerOutput, PlanningRequest
+from crewgate.planners.base import Planner, PlannerOutput, PlanningRequest, Proposal
 from crewgate.render import plan_json_schema, render_context
+from crewgate.sim.section import SimSection
 from crewgate.spec import Crew
+from crewgate.suites import Scenario, Suite
 
 HELD_OFF = Condition("held-plan/off", Knowledge.CONTRACTS, enforce=False, replans=0)
 HELD_ON = Condition("held-plan/on", Knowledge.CONTRACTS, enforce=True, replans=0)
@@ -96,7 +97,8 @@ def run_evaluation(plan: EvalPlan, progress: Progress | None = None) -> list[Rec
 def _mission(plan: EvalPlan, planner: Planner, cond: Condition, scenario: Scenario,
              sample: int, journal: Journal) -> Record:
     seed = plan.seed + sample
-    world = scenario.world or (plan.crew.sim.default_world if plan.crew.sim else "")
+    sim = plan.crew.section(SimSection)
+    world = scenario.world or (sim.default_world if sim else "")
     result = run_mission(plan.crew, scenario.request, planner, world=scenario.world, seed=seed,
                          faults=scenario.faults, condition=cond, journal=journal,
                          scenario=scenario.id)
@@ -106,15 +108,16 @@ def _mission(plan: EvalPlan, planner: Planner, cond: Condition, scenario: Scenar
                        world=world)
 
 
-class _Fixed:
+class _Fixed(Planner):
     """Gives the same held output whenever asked (no replan under the held-plan conditions)."""
 
     def __init__(self, name: str, output: PlannerOutput) -> None:
         self.name = name
         self.output = output
 
-    def plan(self, request: PlanningRequest) -> PlannerOutput:
-        return self.output
+    def _propose(self, request: PlanningRequest) -> Proposal:
+        out = self.output
+        return Proposal(out.raw, out.plan, out.usage, out.note, planning_s=out.planning_s)
 
 
 def _held_outputs(plan: EvalPlan, planner: Planner) -> dict[str, PlannerOutput]:

@@ -25,7 +25,6 @@ from crewgate.spec.expressions import State
 from crewgate.text.request import RequestFacts
 from crewgate.world import BindingValue, World
 
-
 # The codes the gate gives itself; every other code is given by a rule of the crew spec.
 GATE_CODES = frozenset({Code.MALFORMED_PLAN, Code.UNKNOWN_WORKFLOW, Code.UNKNOWN_ROBOT,
                         Code.UNKNOWN_SKILL, Code.ROBOT_UNAVAILABLE, Code.OFF_PLAN})

@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from crewgate.adapters.base import Adapter, Command, Status
+from crewgate.adapters.base import Adapter
+from crewgate.commands import Command, Status
 from crewgate.errors import AdapterError
 from crewgate.gate.session import Authorization, MissionGate
 from crewgate.spec import Crew
@@ -49,13 +50,13 @@ class Dispatcher:
         )
         start = self.adapter.now()
         try:
-            self.adapter._start(command)
+            self.adapter.start(command)
         except AdapterError as exc:
             gate.record_result(auth, False)
             return StepOutcome(False, f"not accepted: {exc}", start, self.adapter.now())
         while True:
-            self.adapter._wait(self.tick_s)
-            progress = self.adapter._poll(command)
+            self.adapter.wait(self.tick_s)
+            progress = self.adapter.poll(command)
             now = self.adapter.now()
             if progress.status is not Status.RUNNING:
                 ok = progress.status is Status.SUCCEEDED
@@ -63,13 +64,9 @@ class Dispatcher:
                 return StepOutcome(ok, progress.message, start, now, dict(progress.result))
             abort = self.adapter.abort_reason()
             if abort is not None or now - start > timeout:
-                self.adapter._cancel(command)
+                self.adapter.cancel(command)
                 gate.record_result(auth, False)
                 if abort is not None:
                     return StepOutcome(False, f"cancelled: {abort}", start, now)
                 return StepOutcome(False, f"timed out after {timeout:g} s; cancelled", start, now,
                                    timed_out=True)
-
-    def idle(self, seconds: float) -> None:
-        """Let backend time pass with nothing dispatched."""
-        self.adapter._wait(seconds)

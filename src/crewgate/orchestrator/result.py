@@ -3,12 +3,42 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from crewgate.gate.verdict import PlanVerdict
+from crewgate.codes import Problem
+from crewgate.gate.verdict import PlanVerdict, unique_codes
 from crewgate.plan import Plan
 
+if TYPE_CHECKING:
+    from crewgate.orchestrator.dispatch import StepOutcome
+
 Status = Literal["completed", "refused", "halted"]
+Stage = Literal["plan", "dispatch", "skip"]
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """Something the gate refused: the plan (before anything moved), a step at its dispatch, or
+    a step skipped in a partial workflow; with the problems that say what it was about."""
+
+    stage: Stage
+    t: float  # mission time
+    problems: tuple[Problem, ...]
+    index: int | None = None  # the step; None for the plan as a whole
+    robot: str | None = None
+    skill: str | None = None
+
+    @property
+    def codes(self) -> list[str]:
+        return unique_codes(self.problems)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"index": self.index, "codes": self.codes, "t": self.t,
+                               "stage": self.stage,
+                               "problems": [p.to_json() for p in self.problems]}
+        if self.robot is not None:
+            out.update(robot=self.robot, skill=self.skill)
+        return out
 
 
 @dataclass(slots=True)
@@ -25,6 +55,11 @@ class Dispatched:
     message: str = ""
     started_at: float = 0.0
     ended_at: float = 0.0
+
+    def finished(self, outcome: StepOutcome, t0: float) -> None:
+        """Record how it ended; ``t0`` is the backend time the mission started at."""
+        self.succeeded, self.message = outcome.succeeded, outcome.message
+        self.started_at, self.ended_at = outcome.started_at - t0, outcome.ended_at - t0
 
     def to_json(self) -> dict[str, Any]:
         return {"index": self.index, "robot": self.robot, "skill": self.skill,
@@ -62,7 +97,7 @@ class MissionResult:
     reason: str = ""
     attempts: list[Attempt] = field(default_factory=list)
     dispatched: list[Dispatched] = field(default_factory=list)
-    refusals: list[dict[str, Any]] = field(default_factory=list)
+    refusals: list[Refusal] = field(default_factory=list)
     final_state: dict[str, Any] = field(default_factory=dict)
     bindings: dict[str, Any] = field(default_factory=dict)
     outcome: dict[str, Any] = field(default_factory=dict)
@@ -92,7 +127,7 @@ class MissionResult:
             "reason": self.reason,
             "dispatched": [d.to_json() for d in self.dispatched if d.kind == "step"],
             "fallback": [d.to_json() for d in self.dispatched if d.kind == "fallback"],
-            "refusals": _jsonable(self.refusals),
+            "refusals": [_jsonable(r.to_json()) for r in self.refusals],
             "attempts": [a.to_json() for a in self.attempts],
             "final_state": _jsonable(self.final_state),
             "bindings": _jsonable(self.bindings),

@@ -1,56 +1,40 @@
 """Planner backends are plugins: entry points in the group ``crewgate.planners``.
 
 Built-ins register through the same group third parties use (see pyproject.toml). An entry point
-names a class with ``from_options(crew, options) -> Planner``.
+names a ``Planner`` subclass; the registry finds it by name ("did you mean" for an unknown one),
+says which extra to install when its module cannot be imported, and builds it from option
+values by name (``Planner.build``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from importlib.metadata import entry_points
-from pathlib import Path
-from typing import Protocol
+from collections.abc import Mapping
 
-from crewgate.errors import NotFoundError, UserError
+from crewgate import plugins
 from crewgate.planners.base import Planner
+from crewgate.plugins import PluginInfo
 from crewgate.spec import Crew
 
 GROUP = "crewgate.planners"
 
 
-@dataclass(frozen=True, slots=True)
-class PlannerOptions:
-    """Everything a backend may be configured with from the command line."""
-
-    plan_file: Path | None = None
-    plans: Path | None = None  # recorded outputs (replay)
-    model: str | None = None
-    base_url: str | None = None
-    api_key_env: str | None = None
-    timeout_s: float = 60.0
-    temperature: float = 0.0
-    free_form: bool = False
-    seed: int = 0
-
-
-class PlannerFactory(Protocol):
-    def from_options(self, crew: Crew, options: PlannerOptions) -> Planner: ...
-
-
 def available_planners() -> dict[str, str]:
     """Planner name -> the object path it loads from."""
-    return {ep.name: ep.value for ep in entry_points(group=GROUP)}
+    return plugins.available(GROUP)
 
 
-def make_planner(name: str, crew: Crew, options: PlannerOptions) -> Planner:
-    found = {ep.name: ep for ep in entry_points(group=GROUP)}
-    if name not in found:
-        raise NotFoundError("planner", name, found,
-                            "or install a plugin that registers it in the crewgate.planners "
-                            "entry-point group")
-    try:
-        factory: PlannerFactory = found[name].load()
-    except ImportError as exc:
-        raise UserError(f"planner {name!r} needs an optional dependency: {exc}; "
-                        f'install it with pip install "crewgate[{name}]"') from exc
-    return factory.from_options(crew, options)
+def planner_class(name: str) -> type[Planner]:
+    """The backend registered as ``name``."""
+    found: type[Planner] = plugins.load(GROUP, "planner", name, Planner)
+    return found
+
+
+def make_planner(name: str, crew: Crew, options: Mapping[str, object] | None = None
+                 ) -> Planner:
+    """The planner ``name`` for ``crew``, configured by option values by name."""
+    return planner_class(name).build(crew, options)
+
+
+def describe_planners() -> list[PluginInfo]:
+    """Every installed backend with its options, by name."""
+    return plugins.describe(GROUP, "planner", Planner, lambda cls: cls.Options)

@@ -12,19 +12,19 @@ repeats the last recorded output (the study's planner did not change its mind ei
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Self
 
-from crewgate.errors import InputFileError, PlannerError, UserError
+from pydantic import Field
+
+from crewgate.errors import InputFileError, PlannerError
 from crewgate.plan import parse_plan
-from crewgate.planners.base import PlannerOutput, PlanningRequest
+from crewgate.planners.base import Planner, PlanningRequest, Proposal
+from crewgate.planners.options import PlannerOptions
 from crewgate.spec import Crew
-
-if TYPE_CHECKING:
-    from crewgate.planners.registry import PlannerOptions
+from crewgate.suites import packaged_requests
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,8 +41,17 @@ def _key(text: str) -> str:
     return " ".join(text.lower().split())
 
 
-class ReplayPlanner:
+class ReplayOptions(PlannerOptions):
+    plans: Path = Field(description="Recorded outputs: a JSON Lines file, one record a line "
+                        "(scenario, condition, attempt, output; optionally request, planning_s).")
+
+
+class ReplayPlanner(Planner):
+    """Recorded raw outputs played back, matched by scenario id or request text: the held-plan
+    ablation, and the study's own plans under any gate version."""
+
     name = "replay"
+    Options = ReplayOptions
 
     def __init__(self, records: Iterable[Record], *, source: str = "<records>",
                  requests: Mapping[str, str] | None = None) -> None:
@@ -57,15 +66,11 @@ class ReplayPlanner:
             self.by_request.setdefault(_key(text), sid)
 
     @classmethod
-    def from_options(cls, crew: Crew, options: PlannerOptions) -> ReplayPlanner:
-        if options.plans is None:
-            raise UserError("the replay planner needs --plans FILE (JSON Lines of recorded "
-                            "outputs: scenario, condition, attempt, output)")
+    def from_options(cls, crew: Crew, options: ReplayOptions) -> Self:
         return cls(read_records(options.plans), source=str(options.plans),
-                   requests=_suite_requests(crew.name))
+                   requests=packaged_requests(crew.name))
 
-    def plan(self, request: PlanningRequest) -> PlannerOutput:
-        start = time.perf_counter()
+    def _propose(self, request: PlanningRequest) -> Proposal:
         scenario = request.scenario or self.by_request.get(_key(request.request))
         if scenario is None:
             raise PlannerError(f"no recorded output in {self.source} for the request "
@@ -78,9 +83,8 @@ class ReplayPlanner:
         earlier = [r for r in found if r.attempt <= request.attempt] or found
         record = max(earlier, key=lambda r: r.attempt)
         raw = record.output if isinstance(record.output, str) else json.dumps(record.output)
-        elapsed = time.perf_counter() - start
-        return PlannerOutput(raw, parse_plan(record.output),
-                             record.planning_s if record.planning_s is not None else elapsed)
+        # the recorded latency when there is one, for the latency metrics
+        return Proposal(raw, parse_plan(record.output), planning_s=record.planning_s)
 
 
 def read_records(path: Path) -> list[Record]:
@@ -109,14 +113,3 @@ def read_records(path: Path) -> list[Record]:
         raise InputFileError(f"replay file {str(path)!r} holds no records")
     return records
 
-
-def _suite_requests(crew: str) -> dict[str, str]:
-    """Scenario id -> request for the crew's packaged suites (empty for other crews)."""
-    from crewgate.eval.scenarios import load_suite, packaged_suites
-
-    out: dict[str, str] = {}
-    for name in packaged_suites():
-        if name.startswith(f"{crew}_"):
-            for s in load_suite(crew, name[len(crew) + 1:]).scenarios:
-                out.setdefault(s.id, s.request)
-    return out

@@ -8,22 +8,30 @@ replans did for a planner that does not change its mind.
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Self
 
-from crewgate.errors import InputFileError, PlannerError, UserError
+from pydantic import Field
+
+from crewgate.errors import InputFileError, PlannerError
 from crewgate.plan import parse_plan
-from crewgate.planners.base import PlannerOutput, PlanningRequest
+from crewgate.planners.base import Planner, PlanningRequest, Proposal
+from crewgate.planners.options import PlannerOptions
 from crewgate.spec import Crew
 
-if TYPE_CHECKING:
-    from crewgate.planners.registry import PlannerOptions
+
+class ScriptedOptions(PlannerOptions):
+    plan: Path = Field(description="The planner's output: a file with a JSON plan or raw model "
+                       "text ('-' reads standard input).")
 
 
-class ScriptedPlanner:
+class ScriptedPlanner(Planner):
+    """Queued outputs in order, the last one repeated: the test double, and a plan file as the
+    planner's output."""
+
     name = "scripted"
+    Options = ScriptedOptions
 
     def __init__(self, outputs: Iterable[str | Mapping[str, Any]], *, repeat_last: bool = True):
         self._outputs = list(outputs)
@@ -32,16 +40,12 @@ class ScriptedPlanner:
         self.requests: list[PlanningRequest] = []  # what it was asked, for tests
 
     @classmethod
-    def from_options(cls, crew: Crew, options: PlannerOptions) -> ScriptedPlanner:
-        """``--plan FILE``: the file's content is the planner's output, raw text or JSON."""
-        if options.plan_file is None:
-            raise UserError("the scripted planner needs --plan FILE "
-                            "(a JSON plan or raw model text)")
-        return cls([read_plan_file(options.plan_file)])
+    def from_options(cls, crew: Crew, options: ScriptedOptions) -> Self:
+        """The plan file's content is the planner's output, raw text or JSON."""
+        return cls([read_plan_file(options.plan)])
 
-    def plan(self, request: PlanningRequest) -> PlannerOutput:
+    def _propose(self, request: PlanningRequest) -> Proposal:
         self.requests.append(request)
-        start = time.perf_counter()
         if self._next < len(self._outputs):
             item = self._outputs[self._next]
             self._next += 1
@@ -50,8 +54,7 @@ class ScriptedPlanner:
         else:
             raise PlannerError("the scripted planner has no more outputs")
         raw = item if isinstance(item, str) else json.dumps(item)
-        plan = parse_plan(item)
-        return PlannerOutput(raw=raw, plan=plan, planning_s=time.perf_counter() - start)
+        return Proposal(raw, parse_plan(item))
 
 
 def read_plan_file(path: Path) -> str:

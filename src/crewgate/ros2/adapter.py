@@ -16,7 +16,8 @@ import time
 from functools import partial
 from typing import Any
 
-from crewgate.adapters.base import RUNNING, Adapter, Command, Progress, Status
+from crewgate.adapters.base import Adapter
+from crewgate.commands import RUNNING, Command, Progress, Status
 from crewgate.errors import AdapterError
 from crewgate.ros2.protocol import (
     Feedback,
@@ -26,6 +27,7 @@ from crewgate.ros2.protocol import (
     encode_cancel,
 )
 from crewgate.ros2.runtime import SpinningNode, interface, qos, subscribe_any
+from crewgate.ros2.section import Ros2Section
 from crewgate.ros2.wiring import Endpoint, WiredCall
 from crewgate.spec import Crew
 from crewgate.world import BindingValue, World
@@ -48,7 +50,8 @@ class Ros2Adapter(Adapter):
         super().__init__(World(crew, clock=time.time))
         self.crew = crew
         self.topics = Topics.of(crew, namespace)
-        self.wired = dict(crew.ros2.robots) if crew.ros2 else {}
+        section = crew.section(Ros2Section)
+        self.wired = dict(section.robots) if section else {}
         for fields in self.world.robots.values():
             fields["available"] = False  # unknown until heard on the graph
         self.heard: dict[str, float] = {}
@@ -165,7 +168,7 @@ class Ros2Adapter(Adapter):
     def abort_reason(self) -> str | None:
         return self.estop
 
-    def wait_for(self, robots: list[str], timeout_s: float) -> list[str]:
+    def connect(self, robots: list[str], timeout_s: float) -> list[str]:
         """Wait until every robot has been heard; the ones still silent at the deadline."""
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
@@ -175,9 +178,15 @@ class Ros2Adapter(Adapter):
             time.sleep(0.02)
         return [r for r in robots if not self.world.get(r, "available")]
 
+    def describe(self) -> str:
+        return f"ROS 2 namespace /{self.topics.namespace.strip('/')}"
+
+    def meta(self) -> dict[str, Any]:
+        return {"backend": self.name, "namespace": self.topics.namespace}
+
     # -- hooks ---------------------------------------------------------------------------------
 
-    def _start(self, command: Command) -> None:
+    def start(self, command: Command) -> None:
         key = str(command.token)
         endpoint = self.endpoints.get((command.robot, command.skill))
         with self._lock:
@@ -196,7 +205,7 @@ class Ros2Adapter(Adapter):
             raise AdapterError(f"no robot {command.robot!r} on the ROS 2 graph")
         publisher.publish(self.String(data=request.encode()))
 
-    def _poll(self, command: Command) -> Progress:
+    def poll(self, command: Command) -> Progress:
         key = str(command.token)
         if key in self.calls:
             return self.calls[key].poll()
@@ -249,7 +258,7 @@ class Ros2Adapter(Adapter):
         with self._lock:
             return str(command.token) in self.feedback
 
-    def _cancel(self, command: Command) -> None:
+    def cancel(self, command: Command) -> None:
         key = str(command.token)
         if key in self.calls:
             self.calls[key].cancel()
@@ -258,7 +267,7 @@ class Ros2Adapter(Adapter):
         if publisher is not None:
             publisher.publish(self.String(data=encode_cancel(key)))
 
-    def _wait(self, seconds: float) -> None:
+    def wait(self, seconds: float) -> None:
         time.sleep(seconds)
 
     def close(self) -> None:

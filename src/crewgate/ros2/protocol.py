@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from crewgate.jsonsafe import decode_nonfinite, encode_nonfinite
+from crewgate.ros2.section import Ros2Section
 
 if TYPE_CHECKING:
     from crewgate.spec import Crew
@@ -56,7 +57,7 @@ class Topics:
     @classmethod
     def of(cls, crew: Crew, namespace: str | None = None) -> Topics:
         """The crew's topics; ``namespace`` overrides its ``ros2.namespace``."""
-        section = crew.ros2
+        section = crew.section(Ros2Section)
         if section is None:
             return cls(namespace or DEFAULT_NAMESPACE)
         return cls(namespace or section.namespace,

@@ -7,11 +7,10 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from crewgate.adapters.base import RUNNING, Command, Progress, Status
+from crewgate.commands import RUNNING, Command, Progress, Status
 from crewgate.errors import AdapterError
 from crewgate.ros2.runtime import interface, qos
-from crewgate.spec.expressions import compare
-from crewgate.spec.ros2 import Ros2Skill
+from crewgate.ros2.section import Ros2Skill
 from crewgate.world import World
 
 READY_TIMEOUT_S = 2.0  # a service or action server not up by then fails the step
@@ -114,9 +113,8 @@ class WiredCall:
         if kind == "topic":
             cond = self.wiring.done_when
             if cond is not None:
-                robot = cond.robot or self.command.robot
                 if time.monotonic() - self.started > DONE_WHEN_AFTER_S and \
-                        compare(self.world.get(robot, cond.field), cond.op, cond.value):
+                        cond.holds(self.world.robots, self.command.robot):
                     return Progress(Status.SUCCEEDED)
                 return RUNNING
             done = time.monotonic() - self.started >= self.duration

@@ -12,14 +12,14 @@ import random
 from collections.abc import Collection
 from typing import Any
 
-from crewgate.adapters.base import Command, Progress, Status
+from crewgate.commands import Command, Progress, Status
 from crewgate.errors import AdapterError, NotFoundError, UserError
 from crewgate.sim.bodies import MODELS, Body
 from crewgate.sim.bodies.base import Action, FailingAction, HangingAction
 from crewgate.sim.faults import Faults
 from crewgate.sim.outcome import measure
+from crewgate.sim.section import SimSection, SimWorld
 from crewgate.spec import Box, Crew
-from crewgate.spec.simulation import SimWorld
 from crewgate.world import BindingValue, World
 
 TRACE_PERIOD_S = 0.25
@@ -28,11 +28,12 @@ TRACE_PERIOD_S = 0.25
 class Simulator:
     def __init__(self, crew: Crew, world: str | None = None, *, seed: int = 0,
                  faults: Faults | None = None) -> None:
-        if crew.sim is None:
+        section = crew.section(SimSection)
+        if section is None:
             raise UserError(f"crew {crew.name!r} has no sim section; add one to run it on the "
                             "built-in simulator (see docs/simulator.md)")
         self.crew = crew
-        self.spec = crew.sim
+        self.spec = section
         self.world_name = world or self.spec.default_world
         if self.world_name not in self.spec.worlds:
             raise NotFoundError("world", self.world_name, self.spec.worlds,

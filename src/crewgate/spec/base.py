@@ -37,6 +37,19 @@ Range = Annotated[
 ]
 
 
+class Sentinel:
+    """A named marker value (MISSING, INVALID, UNKNOWN ...): never equal to a real value, and
+    printed by its name."""
+
+    __slots__ = ("_name",)
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __repr__(self) -> str:
+        return self._name
+
+
 class SpecModel(BaseModel):
     """Base of every spec model: unknown keys are errors, instances are immutable. Values derived
     from a model's fields may be cached (``functools.cached_property``); a copy drops them, so

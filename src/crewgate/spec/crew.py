@@ -8,8 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from functools import cached_property
+from typing import Any, TypeVar
 
-from pydantic import Field, model_validator
+from pydantic import Field, ModelWrapValidatorHandler, ValidationError, model_validator
+from pydantic.json_schema import SkipJsonSchema
+from pydantic_core import ErrorDetails, InitErrorDetails
 
 from crewgate.errors import did_you_mean
 from crewgate.spec.base import Name, SpecModel, SpecPath, split_ref
@@ -18,11 +21,11 @@ from crewgate.spec.fallback import FallbackStep
 from crewgate.spec.params import CrewContext, on_new_kind
 from crewgate.spec.places import Areas, Binding, CrewObject, Location
 from crewgate.spec.robots import Robot, Skill
-from crewgate.spec.ros2 import Ros2Section
-from crewgate.spec.simulation import SimSection
+from crewgate.spec.sections import Section, registered_sections
 from crewgate.spec.workflow import Workflow
 
 Path = SpecPath
+S = TypeVar("S", bound=Section)
 
 
 class CrossReferenceError(ValueError):
@@ -52,9 +55,45 @@ class Crew(SpecModel):
     fallback: list[FallbackStep] = Field(
         default_factory=list, description="The safe fallback run when a mission halts."
     )
-    sim: SimSection | None = Field(None, description="Built-in simulator configuration.")
-    ros2: Ros2Section | None = Field(
-        None, description="ROS 2 wiring (default: every robot speaks crewgate's protocol).")
+    sections: SkipJsonSchema[dict[str, Section]] = Field(
+        default_factory=dict, exclude=True,
+        description="The backends' sections (sim, ros2 ...), by top-level key; read with "
+        "Crew.section(Model).")
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _split_sections(cls, data: Any, handler: ModelWrapValidatorHandler[Crew]) -> Crew:
+        """Top-level keys of registered backends (``sim``, ``ros2``) are validated by the
+        backend's own model; every error, in sections or not, is reported at once."""
+        if not isinstance(data, dict):
+            return handler(data)
+        known = registered_sections()
+        sections: dict[str, Section] = {}
+        errors: list[InitErrorDetails] = []
+        for key, model in known.items():
+            if data.get(key) is None:
+                continue
+            try:
+                sections[key] = model.model_validate(data[key])
+            except ValidationError as exc:
+                errors += [_at(key, e) for e in exc.errors()]
+        core = {k: v for k, v in data.items() if k not in known}
+        if "sections" in core:
+            errors.append({"type": "extra_forbidden", "loc": ("sections",),
+                           "input": core.pop("sections")})
+        try:
+            crew = handler({**core, "sections": sections})
+        except ValidationError as exc:
+            raise ValidationError.from_exception_data(
+                cls.__name__, [*[_at(None, e) for e in exc.errors()], *errors]) from None
+        if errors:
+            raise ValidationError.from_exception_data(cls.__name__, errors)
+        return crew
+
+    def section(self, kind: type[S]) -> S | None:
+        """The crew's section of that model (``crew.section(SimSection)``), if it has one."""
+        found = self.sections.get(kind.key)
+        return found if isinstance(found, kind) else None
 
     @model_validator(mode="after")
     def _cross_references(self) -> Crew:
@@ -90,14 +129,13 @@ def _problems(crew: Crew) -> Iterator[tuple[Path, str]]:
         if crew.skill(rname, sname) is None:
             yield ("fallback", i, "step"), f"{fb.step!r} is not a skill of the crew"
         elif fb.when is not None:
-            yield from _condition_problems(crew, rname, None, fb.when, ("fallback", i, "when"))
-    if crew.sim is not None:
-        yield from _sim_problems(crew, crew.sim)
-    if crew.ros2 is not None:
-        yield from _ros2_problems(crew, crew.ros2)
+            yield from condition_problems(crew, rname, None, fb.when, ("fallback", i, "when"))
+    for section in crew.sections.values():
+        yield from section.problems(crew)
 
 
-def _names(kind: str, name: str, known: Mapping[str, object] | list[str]) -> str:
+def unknown_name(kind: str, name: str, known: Mapping[str, object] | list[str]) -> str:
+    """"unknown robot 'x' (did you mean ...)", for cross-reference problems."""
     return f"unknown {kind} {name!r}{did_you_mean(name, list(known))}"
 
 
@@ -118,28 +156,28 @@ def _skill_problems(crew: Crew, rname: str, sname: str, skill: Skill) -> Iterato
     for pname, param in skill.params.items():
         yield from param.problems(crew, (*base, "params", pname))
     for i, cond in enumerate(skill.preconditions):
-        yield from _condition_problems(crew, rname, skill, cond, (*base, "preconditions", i))
+        yield from condition_problems(crew, rname, skill, cond, (*base, "preconditions", i))
     for key, value in skill.effects.items():
         robot, _, field = key.rpartition(".")
         target = robot or rname
         path = (*base, "effects", key)
         if target not in crew.robots:
-            yield path, _names("robot", target, crew.robots)
+            yield path, unknown_name("robot", target, crew.robots)
         elif field not in crew.robots[target].state and field != "available":
             yield path, f"{target} has no state field {field!r}; declare it under state"
         if isinstance(value, Ref):
             yield from _ref_problems(crew, rname, skill, value, path)
     for i, name in enumerate(skill.produces):
         if name not in crew.bindings:
-            yield (*base, "produces", i), _names("binding", name, crew.bindings)
+            yield (*base, "produces", i), unknown_name("binding", name, crew.bindings)
 
 
-def _condition_problems(
+def condition_problems(
     crew: Crew, rname: str, skill: Skill | None, cond: Condition, path: Path
 ) -> Iterator[tuple[Path, str]]:
     robot = cond.robot or rname
     if robot not in crew.robots:
-        yield path, _names("robot", robot, crew.robots)
+        yield path, unknown_name("robot", robot, crew.robots)
     elif cond.field != "available" and cond.field not in crew.robots[robot].state:
         yield path, f"{robot} has no state field {cond.field!r}; declare it under state"
     if isinstance(cond.value, Ref):
@@ -152,7 +190,7 @@ def _ref_problems(
     if ref.robot is not None:
         robot = crew.robots.get(ref.robot)
         if robot is None:
-            yield path, _names("robot", ref.robot, crew.robots)
+            yield path, unknown_name("robot", ref.robot, crew.robots)
         elif ref.name not in robot.state and ref.name != "available":
             yield path, f"{ref.robot} has no state field {ref.name!r}"
         return
@@ -167,7 +205,7 @@ def _workflow_problems(crew: Crew, wname: str, wf: Workflow) -> Iterator[tuple[P
     base: Path = ("workflows", wname)
     for i, robot in enumerate(wf.robots):
         if robot not in crew.robots:
-            yield (*base, "robots", i), _names("robot", robot, crew.robots)
+            yield (*base, "robots", i), unknown_name("robot", robot, crew.robots)
     for ref, rule in wf.steps.items():
         rname, sname = split_ref(ref)
         skill = crew.skill(rname, sname)
@@ -181,7 +219,7 @@ def _workflow_problems(crew: Crew, wname: str, wf: Workflow) -> Iterator[tuple[P
             param = skill.params.get(pname)
             apath = (*path, "args", pname)
             if param is None:
-                yield apath, _names(f"parameter of {ref}", pname, skill.params)
+                yield apath, unknown_name(f"parameter of {ref}", pname, skill.params)
                 continue
             if arg.bind is not None and not param.accepts_binding(arg.bind):
                 yield apath, f"bind: {arg.bind!r} needs a binding parameter that accepts it"
@@ -192,64 +230,14 @@ def _workflow_problems(crew: Crew, wname: str, wf: Workflow) -> Iterator[tuple[P
                               "request")
 
 
-def _sim_problems(crew: Crew, sim: SimSection) -> Iterator[tuple[Path, str]]:
-    if sim.default_world not in sim.worlds:
-        yield ("sim", "default_world"), _names("world", sim.default_world, sim.worlds)
-    for rname, body in sim.robots.items():
-        if rname not in crew.robots:
-            yield ("sim", "robots", rname), _names("robot", rname, crew.robots)
-            continue
-        if isinstance(body.spawn, str) and body.spawn not in crew.locations:
-            yield ("sim", "robots", rname, "spawn"), _names("location", body.spawn, crew.locations)
-        for skill in body.actions:
-            if skill not in crew.robots[rname].skills:
-                yield ("sim", "robots", rname, "actions", skill), _names(
-                    f"skill of {rname}", skill, crew.robots[rname].skills)
-    for rname in crew.robots:
-        if rname not in sim.robots:
-            yield ("sim", "robots"), f"robot {rname!r} has no simulated body; add it here"
-    holders = set(crew.locations) | set(crew.robots)
-    for wname, world in sim.worlds.items():
-        for obj, where in world.objects.items():
-            if obj not in crew.objects:
-                yield ("sim", "worlds", wname, "objects", obj), _names("object", obj, crew.objects)
-            if where not in holders:
-                yield ("sim", "worlds", wname, "objects", obj), _names(
-                    "location or robot", where, sorted(holders))
-        for rname, spawn in world.spawn.items():
-            if rname not in crew.robots:
-                yield ("sim", "worlds", wname, "spawn", rname), _names("robot", rname, crew.robots)
-            elif isinstance(spawn, str) and spawn not in crew.locations:
-                yield ("sim", "worlds", wname, "spawn", rname), _names(
-                    "location", spawn, crew.locations)
-        if world.requester is not None and world.requester not in crew.locations:
-            yield ("sim", "worlds", wname, "requester"), _names(
-                "location", world.requester, crew.locations)
-
-
-def _ros2_problems(crew: Crew, ros2: Ros2Section) -> Iterator[tuple[Path, str]]:
-    for rname, robot in ros2.robots.items():
-        if rname not in crew.robots:
-            yield ("ros2", "robots", rname), _names("robot", rname, crew.robots)
-            continue
-        for sname, wiring in robot.skills.items():
-            path: Path = ("ros2", "robots", rname, "skills", sname)
-            skill = crew.skill(rname, sname)
-            if skill is None:
-                yield path, _names(f"skill of {rname}", sname, crew.robots[rname].skills)
-                continue
-            for field_path, value in wiring.fields.items():
-                if isinstance(value, str) and value.startswith("$"):
-                    param = value[1:].split(".")[0]
-                    if param not in skill.params:
-                        yield (*path, "fields", field_path), _names(
-                            f"parameter of {rname}.{sname}", param, skill.params)
-            if wiring.done_when is not None:
-                yield from _condition_problems(crew, rname, skill, wiring.done_when,
-                                               (*path, "done_when"))
-    for bname in ros2.bindings:
-        if bname not in crew.bindings:
-            yield ("ros2", "bindings", bname), _names("binding", bname, crew.bindings)
+def _at(key: str | None, error: ErrorDetails) -> InitErrorDetails:
+    """A pydantic error as raised again, under ``key`` when it comes from a section."""
+    out: InitErrorDetails = {"type": error["type"],
+                             "loc": error["loc"] if key is None else (key, *error["loc"]),
+                             "input": error["input"]}
+    if "ctx" in error:
+        out["ctx"] = error["ctx"]
+    return out
 
 
 def _rebuild() -> None:

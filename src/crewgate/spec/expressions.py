@@ -24,7 +24,7 @@ import yaml
 from pydantic import PlainSerializer, PlainValidator, WithJsonSchema
 
 from crewgate.codes import Code, Findings
-from crewgate.spec.base import Rule, Scalar
+from crewgate.spec.base import Rule, Scalar, Sentinel
 
 # Robot state as checks read it: robot -> field -> value (live, or predicted during validation).
 State = Mapping[str, Mapping[str, Any]]
@@ -49,21 +49,11 @@ class Ref:
         return f"${self.robot}.{self.name}" if self.robot else f"${self.name}"
 
 
-class _Sentinel:
-    __slots__ = ("_text",)
-
-    def __init__(self, text: str) -> None:
-        self._text = text
-
-    def __repr__(self) -> str:
-        return self._text
-
-
 # A value the plan leaves to the robot (an object it picks itself): not null, not equal to any
 # named value; a condition on it cannot be refuted before run time.
-UNKNOWN: Any = _Sentinel("<chosen by the robot>")
+UNKNOWN: Any = Sentinel("<chosen by the robot>")
 # A reference to an optional argument the plan left out: the comparison is skipped.
-SKIP: Any = _Sentinel("<not given>")
+SKIP: Any = Sentinel("<not given>")
 
 
 def resolve(ref: Ref, robot: str, params: Collection[str], typed: Mapping[str, Any],

@@ -14,6 +14,7 @@ from pydantic import ValidationError
 from crewgate.errors import InputFileError, NotFoundError, SpecError, did_you_mean
 from crewgate.spec.crew import Crew, CrossReferenceError
 from crewgate.spec.params import PARAM_KINDS
+from crewgate.spec.sections import registered_sections
 
 PathKey = tuple[str | int, ...]
 
@@ -177,6 +178,13 @@ def _child(node: yaml.Node | None, key: str | int) -> yaml.Node | None:
 def crew_json_schema() -> str:
     """The JSON Schema of a crew spec file (for editors: yaml-language-server)."""
     schema = Crew.model_json_schema()
+    for key, section in registered_sections().items():  # the backends' sections
+        part = section.model_json_schema(ref_template="#/$defs/{model}")
+        schema.setdefault("$defs", {}).update(part.pop("$defs", {}))
+        schema["$defs"][section.__name__] = part
+        schema["properties"][key] = {"anyOf": [{"$ref": f"#/$defs/{section.__name__}"},
+                                               {"type": "null"}],
+                                     "description": (section.__doc__ or "").strip()}
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     schema["title"] = "crewgate crew spec"
     return json.dumps(schema, indent=2)

@@ -15,13 +15,13 @@ from crewgate.spec.fallback import FallbackStep
 from crewgate.spec.params import PARAM_KINDS
 from crewgate.spec.places import Areas, Binding, Box, CrewObject, KeepOut, Location
 from crewgate.spec.robots import Robot, Skill, StateField
-from crewgate.spec.ros2 import Ros2Binding, Ros2Robot, Ros2Section, Ros2Skill
-from crewgate.spec.simulation import SimRobot, SimSection, SimWorld
+from crewgate.spec.sections import registered_sections
 from crewgate.spec.workflow import ArgRule, OrderRule, StepRule, Workflow
 
 
 def sections() -> list[tuple[str, type[BaseModel]]]:
-    """Every model of the crew spec with its heading, parameter kinds as registered now."""
+    """Every model of the crew spec with its heading: parameter kinds as registered now, and
+    the sections of the installed backends."""
     return [
         ("Crew (top level)", Crew),
         ("areas: `area`", Areas),
@@ -39,13 +39,8 @@ def sections() -> list[tuple[str, type[BaseModel]]]:
         ("Argument rule (`workflows.NAME.steps.ROBOT.SKILL.args.PARAM`)", ArgRule),
         ("Order rule (`workflows.NAME.order[]`)", OrderRule),
         ("Fallback step (`fallback[]`)", FallbackStep),
-        ("Simulator (`sim`)", SimSection),
-        ("Simulated robot (`sim.robots.NAME`)", SimRobot),
-        ("Simulated world (`sim.worlds.NAME`)", SimWorld),
-        ("ROS 2 (`ros2`)", Ros2Section),
-        ("ROS 2 robot (`ros2.robots.NAME`)", Ros2Robot),
-        ("ROS 2 skill wiring (`ros2.robots.NAME.skills.SKILL`)", Ros2Skill),
-        ("ROS 2 binding (`ros2.bindings.NAME`)", Ros2Binding),
+        *(entry for section in registered_sections().values()
+          for entry in section.reference()),
     ]
 
 
@@ -55,9 +50,15 @@ def render_reference() -> str:
         lines += ["", f"### {title}", "", "| field | type | required | default | meaning |",
                   "|---|---|---|---|---|"]
         for name, info in model.model_fields.items():
+            if info.exclude:
+                continue  # not written in a crew file (Crew.sections is filled by the loader)
             lines.append(f"| `{info.alias or name}` | {_type(info.annotation)} | "
                          f"{'yes' if info.is_required() else 'no'} | {_default(info)} | "
                          f"{_cell(info.description or '')} |")
+        if model is Crew:  # the sections the installed backends own
+            lines += [f"| `{key}` | {section.__name__} or null | no | `null` | "
+                      f"{_cell(section.__doc__ or '')} (owned by a backend) |"
+                      for key, section in registered_sections().items()]
     return "\n".join(lines) + "\n"
 
 

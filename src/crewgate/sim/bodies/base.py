@@ -11,10 +11,10 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from crewgate.adapters.base import RUNNING, Command, Progress, Status
+from crewgate.commands import RUNNING, Command, Progress, Status
+from crewgate.sim.section import SimRobot
 from crewgate.spec import Robot, Skill
 from crewgate.spec.expressions import Ref
-from crewgate.spec.simulation import SimRobot
 
 if TYPE_CHECKING:
     from crewgate.sim.simulator import Simulator

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from typing import ClassVar
 
-from crewgate.adapters.base import RUNNING, Command, Progress
+from crewgate.commands import RUNNING, Command, Progress
 from crewgate.sim.bodies.base import Action, Body, TimedAction, done, failed
 from crewgate.spec import Skill
 
@@ -23,7 +23,7 @@ class Humanoid(Body):
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        spawn = self.sim.crew.sim.robots[self.name].spawn if self.sim.crew.sim else None
+        spawn = self.sim.spec.robots[self.name].spawn
         self.at = self.sim.spawn_location(self.name) or (spawn if isinstance(spawn, str) else None)
         self.busy = False
 

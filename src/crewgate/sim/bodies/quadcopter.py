@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from typing import ClassVar
 
-from crewgate.adapters.base import RUNNING, Command, Progress, Status
+from crewgate.commands import RUNNING, Command, Progress, Status
 from crewgate.sim.bodies.base import Action, Body, done, failed
 from crewgate.sim.coverage import lawnmower
 from crewgate.spec import Skill

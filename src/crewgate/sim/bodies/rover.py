@@ -7,7 +7,7 @@ import math
 from functools import lru_cache
 from typing import ClassVar
 
-from crewgate.adapters.base import RUNNING, Command, Progress
+from crewgate.commands import RUNNING, Command, Progress
 from crewgate.sim.bodies.base import Action, Body, done, failed
 from crewgate.sim.pathplan import GridPlanner
 from crewgate.sim.pursuit import PurePursuit, UnicycleState

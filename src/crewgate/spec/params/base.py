@@ -21,7 +21,7 @@ from pydantic import Field, GetCoreSchemaHandler
 from pydantic_core import CoreSchema, core_schema
 
 from crewgate.codes import Code, Findings
-from crewgate.spec.base import Rule, SpecModel, SpecPath
+from crewgate.spec.base import Rule, Sentinel, SpecModel, SpecPath
 from crewgate.spec.places import Areas
 from crewgate.text.request import RequestFacts
 from crewgate.text.vocabulary import Vocabulary
@@ -35,18 +35,8 @@ Slot = Literal["point", "zone", "location", "object"]
 Offer = Literal["known", "unknown"]  # a request states a crew value / one the crew does not know
 
 
-class _Sentinel:
-    __slots__ = ("_name",)
-
-    def __init__(self, name: str) -> None:
-        self._name = name
-
-    def __repr__(self) -> str:
-        return self._name
-
-
-MISSING: Any = _Sentinel("MISSING")  # the plan does not give the parameter
-INVALID: Any = _Sentinel("INVALID")  # the plan gives it, and the value is refused
+MISSING: Any = Sentinel("MISSING")  # the plan does not give the parameter
+INVALID: Any = Sentinel("INVALID")  # the plan gives it, and the value is refused
 
 
 @dataclass(frozen=True, slots=True)

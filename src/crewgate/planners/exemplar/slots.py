@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from crewgate.planners.cues import Cues, mentioned
+from crewgate.planners.exemplar.cues import Cues, mentioned
 from crewgate.spec import Crew, Skill, Workflow, split_ref
 from crewgate.spec.params import FillRequest, Param
 from crewgate.spec.workflow import ArgRule

@@ -2,9 +2,9 @@
 
 It selects the workflow contract whose example requests are most similar to the request (MiniLM
 sentence embeddings, or a lexical fallback without the model package), then fills the
-contract's step template from the request (see :mod:`crewgate.planners.slots`). A request that
-is not similar enough to any contract's examples gets no plan, with the reason: it is not
-forced into the nearest workflow.
+contract's step template from the request (see :mod:`crewgate.planners.exemplar.slots`). A
+request that is not similar enough to any contract's examples gets no plan, with the reason: it
+is not forced into the nearest workflow.
 
 The planner reads the crew spec directly, whatever context a condition renders: it is a
 deterministic baseline, not a language model.
@@ -13,35 +13,39 @@ deterministic baseline, not a language model.
 from __future__ import annotations
 
 import json
-import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Literal, Self
+
+from pydantic import Field
 
 from crewgate.plan import Plan, Step
-from crewgate.planners.base import PlannerOutput, PlanningRequest
-from crewgate.planners.cues import (
+from crewgate.planners.base import Planner, PlanningRequest, Proposal
+from crewgate.planners.exemplar.cues import (
     Cues,
     mentioned,
     missing_robots,
     names_workflow,
     unasked_robots,
 )
-from crewgate.planners.embedding import Encoder, LexicalEncoder, default_encoder
-from crewgate.planners.phrases import delexicalize, sentences
-from crewgate.planners.slots import (
+from crewgate.planners.exemplar.embedding import (
+    Encoder,
+    LexicalEncoder,
+    default_encoder,
+    encoder_named,
+)
+from crewgate.planners.exemplar.phrases import delexicalize, sentences
+from crewgate.planners.exemplar.slots import (
     action_words,
     fill_plan,
     filled_and_lacking,
     provided,
     template,
 )
+from crewgate.planners.options import PlannerOptions
 from crewgate.spec import Crew, split_ref
 from crewgate.spec.params import FillRequest
 from crewgate.text.request import RequestFacts
 from crewgate.text.vocabulary import Vocabulary
-
-if TYPE_CHECKING:
-    from crewgate.planners.registry import PlannerOptions
 
 # Below these similarities no contract is close enough (calibrated on the packaged crews:
 # nominal requests score >= 0.45 with MiniLM, unrelated ones <= 0.25; see tests/planners).
@@ -77,8 +81,21 @@ class Candidate:
         return self.match.score + self.fit
 
 
-class ExemplarPlanner:
+class ExemplarOptions(PlannerOptions):
+    encoder: Literal["auto", "minilm", "lexical"] = Field(
+        "auto", description="Sentence similarity: minilm (MiniLM embeddings, the embeddings "
+        "extra), lexical (TF-IDF of stems and trigrams), or auto (minilm when installed).")
+    threshold: float | None = Field(
+        None, ge=0, description="The score below which no workflow fits the request (default: "
+        "0.30 with minilm, 0.12 with lexical).")
+
+
+class ExemplarPlanner(Planner):
+    """Offline and deterministic, the default: the workflow contract whose example requests are
+    closest to the request, its steps filled with the values the request states."""
+
     name = "exemplar"
+    Options = ExemplarOptions
 
     def __init__(self, crew: Crew, encoder: Encoder | None = None,
                  threshold: float | None = None) -> None:
@@ -97,8 +114,8 @@ class ExemplarPlanner:
         return delexicalize(text, self.places, self.things)
 
     @classmethod
-    def from_options(cls, crew: Crew, options: PlannerOptions) -> ExemplarPlanner:
-        return cls(crew)
+    def from_options(cls, crew: Crew, options: ExemplarOptions) -> Self:
+        return cls(crew, encoder_named(options.encoder), options.threshold)
 
     def rank(self, request: str) -> list[Match]:
         """Workflows by their best example's similarity to the request (or to one of its
@@ -141,19 +158,18 @@ class ExemplarPlanner:
             out.append(Candidate(match, fit, plan))
         return sorted(out, key=lambda c: -c.score)
 
-    def plan(self, request: PlanningRequest) -> PlannerOutput:
-        start = time.perf_counter()
+    def _propose(self, request: PlanningRequest) -> Proposal:
         best = self.candidates(request.request)[0]
         if best.score < self.threshold:
             note = (f"no workflow of crew {self.crew.name!r} fits the request: the closest is "
                     f"{best.match.workflow!r} (score {best.score:.2f} < {self.threshold:.2f}, "
                     f"{self.encoder.name} encoder)")
             raw = json.dumps({"workflow": None, "steps": [], "note": note})
-            return PlannerOutput(raw, Plan(None, ()), time.perf_counter() - start, note=note)
+            return Proposal(raw, Plan(None, ()), note=note)
         raw = json.dumps({**best.plan.to_json(), "score": round(best.score, 3),
                           "similarity": round(best.match.score, 3),
                           "nearest_example": best.match.example})
-        return PlannerOutput(raw, best.plan, time.perf_counter() - start)
+        return Proposal(raw, best.plan)
 
 
-__all__ = ["ExemplarPlanner", "LexicalEncoder", "Match"]
+__all__ = ["ExemplarOptions", "ExemplarPlanner", "LexicalEncoder", "Match"]

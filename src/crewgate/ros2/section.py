@@ -6,12 +6,17 @@ bridge) is wired by editing YAML. Robots and skills not listed speak crewgate's 
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 from pydantic import Field, model_validator
 
-from crewgate.spec.base import Name, Scalar, SpecModel
+from crewgate.spec.base import Name, Scalar, SpecModel, SpecPath
 from crewgate.spec.expressions import ConditionField
+from crewgate.spec.sections import Section
+
+if TYPE_CHECKING:
+    from crewgate.spec.crew import Crew
 
 InterfaceType = str  # "package/msg/Type", "package/srv/Type" or "package/action/Type"
 
@@ -83,8 +88,11 @@ class Ros2Binding(SpecModel):
                                          "(default /NS/bindings/NAME/confidence).")
 
 
-class Ros2Section(SpecModel):
+class Ros2Section(Section):
     """ROS 2 deployment of the crew."""
+
+    key: ClassVar[str] = "ros2"
+    title: ClassVar[str] = "ROS 2 (`ros2`)"
 
     namespace: str = Field("crewgate", description="Namespace of crewgate's own topics.")
     estop_topic: str | None = Field(None, description="std_msgs/msg/Bool e-stop topic "
@@ -93,3 +101,35 @@ class Ros2Section(SpecModel):
         default_factory=dict, description="Per-robot wiring; robots not listed use the protocol.")
     bindings: dict[Name, Ros2Binding] = Field(
         default_factory=dict, description="Binding topics; unlisted bindings use the defaults.")
+
+    def problems(self, crew: Crew) -> Iterator[tuple[SpecPath, str]]:
+        from crewgate.spec.crew import condition_problems, unknown_name
+
+        for rname, robot in self.robots.items():
+            if rname not in crew.robots:
+                yield ("ros2", "robots", rname), unknown_name("robot", rname, crew.robots)
+                continue
+            for sname, wiring in robot.skills.items():
+                path: SpecPath = ("ros2", "robots", rname, "skills", sname)
+                skill = crew.skill(rname, sname)
+                if skill is None:
+                    yield path, unknown_name(f"skill of {rname}", sname, crew.robots[rname].skills)
+                    continue
+                for field_path, value in wiring.fields.items():
+                    if isinstance(value, str) and value.startswith("$"):
+                        param = value[1:].split(".")[0]
+                        if param not in skill.params:
+                            yield (*path, "fields", field_path), unknown_name(
+                                f"parameter of {rname}.{sname}", param, skill.params)
+                if wiring.done_when is not None:
+                    yield from condition_problems(crew, rname, skill, wiring.done_when,
+                                                   (*path, "done_when"))
+        for bname in self.bindings:
+            if bname not in crew.bindings:
+                yield ("ros2", "bindings", bname), unknown_name("binding", bname, crew.bindings)
+
+    @classmethod
+    def reference(cls) -> list[tuple[str, type[SpecModel]]]:
+        return [(cls.title, cls), ("ROS 2 robot (`ros2.robots.NAME`)", Ros2Robot),
+                ("ROS 2 skill wiring (`ros2.robots.NAME.skills.SKILL`)", Ros2Skill),
+                ("ROS 2 binding (`ros2.bindings.NAME`)", Ros2Binding)]

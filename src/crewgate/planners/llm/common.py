@@ -1,8 +1,9 @@
-"""What the language-model backends share: configuration checks, the conversation of a planning
-request, the tool-friendly plan schema and the wording of planner errors.
+"""What every language-model backend shares: the conversation of a planning request, the
+tool-friendly plan schema, reading token usage from an answer, the key for a server, and the
+wording of planner errors.
 
-Nothing here talks to a network; the backends (``openai_planner``, ``anthropic_planner``) own
-their clients and translate the clients' exceptions with these helpers.
+Nothing here talks to a network; the backends own their clients and translate the clients'
+exceptions with these helpers.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import ipaddress
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 from urllib.parse import urlsplit
@@ -74,14 +75,6 @@ def resolve_api_key(api_key_env: str, base_url: str, *, flag_hint: str = "--api-
                     "a local server (127.0.0.1, localhost) needs no key")
 
 
-def require_model(model: str | None, backend: str) -> str:
-    """The model name, or a ``UserError`` saying how to give one."""
-    if model is None or not model.strip():
-        raise UserError(f"the {backend} planner needs a model: pass --model NAME "
-                        f"(the model name the server knows)")
-    return model.strip()
-
-
 def conversation(request: PlanningRequest) -> list[Turn]:
     """The turns after the system prompt (which is ``request.context``): the request, and on a
     replan the previous answer and the gate's feedback."""
@@ -115,9 +108,14 @@ def server_message(body: object, fallback: str = "") -> str:
     return fallback
 
 
-def usage_dict(**counts: int | None) -> dict[str, int]:
-    """Token counts that are known, as ints."""
-    return {k: int(v) for k, v in counts.items() if isinstance(v, int)}
+def usage_of(response: object, fields: Sequence[str]) -> dict[str, int | None]:
+    """The token counts ``fields`` of an answer's ``usage`` (an SDK object or a mapping), None
+    where the server did not report them."""
+    usage = (response.get("usage") if isinstance(response, Mapping)
+             else getattr(response, "usage", None))
+    if isinstance(usage, Mapping):
+        return {name: usage.get(name) for name in fields}
+    return {name: getattr(usage, name, None) for name in fields}
 
 
 def cause_text(exc: BaseException) -> str:

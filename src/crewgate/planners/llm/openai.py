@@ -17,30 +17,25 @@ raise ``PlannerError``; client retries are off, the orchestrator decides what ha
 
 from __future__ import annotations
 
-import os
-import time
-from typing import TYPE_CHECKING, Any, Literal
+from types import ModuleType
+from typing import Any, ClassVar, Literal, Self, Unpack
 
 import openai
+from pydantic import Field
 
-from crewgate.errors import PlannerError, UserError
+from crewgate.errors import PlannerError
 from crewgate.plan import ParseFailure, Plan, parse_plan
-from crewgate.planners.base import PlannerOutput, PlanningRequest
-from crewgate.planners.llm_common import (
-    PLAN_TOOL,
-    conversation,
-    require_model,
-    resolve_api_key,
-    server_message,
-    translate_sdk_error,
-    truncated,
-    usage_dict,
+from crewgate.planners.base import PlanningRequest, Proposal
+from crewgate.planners.llm.common import PLAN_TOOL, conversation, server_message, truncated
+from crewgate.planners.llm.hosted import (
+    HostedOptions,
+    HostedPlanner,
+    HostedSettings,
+    hosted_settings,
+    key_env_field,
 )
 from crewgate.render.plan_schema import grammar_schema
 from crewgate.spec import Crew
-
-if TYPE_CHECKING:
-    from crewgate.planners.registry import PlannerOptions
 
 Mode = Literal["json_schema", "json_object_schema", "json_object", "text"]
 LADDER: tuple[Mode, ...] = ("json_schema", "json_object_schema", "json_object", "text")
@@ -51,67 +46,58 @@ _FORMAT_WORDS = ("response_format", "response format", "json_schema", "json_obje
                  "not supported", "unsupported")
 
 
-class OpenAIPlanner:
-    """A Mission Planner on an OpenAI-compatible chat completions API.
+class OpenAIOptions(HostedOptions):
+    base_url: str | None = Field(None, description="The endpoint, up to and including /v1 "
+                                 "(default: $OPENAI_BASE_URL, else https://api.openai.com/v1).")
+    api_key_env: str | None = key_env_field(DEFAULT_KEY_ENV)
+    temperature: float | None = Field(0.0, ge=0, description="Sampling temperature, sent as "
+                                      "is.")
 
-    ``base_url`` defaults to ``$OPENAI_BASE_URL`` or the OpenAI API. The key is read from
-    ``api_key_env`` (default ``OPENAI_API_KEY``); a server on this machine (127.0.0.1, ::1,
-    localhost) gets a placeholder when the variable is unset, any other server needs it.
+
+class OpenAIPlanner(HostedPlanner):
+    """Any OpenAI-compatible chat completions endpoint (OpenAI, vLLM, Ollama, LM Studio, the
+    llama.cpp servers), asked for structured output first.
+
+    ``mode`` is the rung of the output-mode ladder in use (see the module).
     """
 
     name = "openai"
+    Options = OpenAIOptions
+    vendor = "OpenAI"
+    sdk: ClassVar[ModuleType] = openai
+    base_url_env = "OPENAI_BASE_URL"
+    default_base_url = DEFAULT_BASE_URL
+    default_key_env = DEFAULT_KEY_ENV
+    usage_fields = ("prompt_tokens", "completion_tokens", "total_tokens")
 
-    def __init__(self, model: str, *, base_url: str | None = None, api_key: str | None = None,
-                 api_key_env: str = DEFAULT_KEY_ENV, timeout_s: float = 60.0,
-                 temperature: float | None = 0.0, free_form: bool = False,
-                 max_retries: int = 0, max_tokens: int | None = None) -> None:
-        self.model = require_model(model, self.name)
-        if not timeout_s > 0:
-            raise UserError(f"the timeout must be a positive number of seconds, got {timeout_s}")
-        self.base_url = (base_url or os.environ.get("OPENAI_BASE_URL")
-                         or DEFAULT_BASE_URL).rstrip("/")
-        self.api_key_env = api_key_env
-        key = api_key or resolve_api_key(api_key_env, self.base_url)
-        self.timeout_s = float(timeout_s)
+    def __init__(self, model: str, *, temperature: float | None = 0.0,
+                 **settings: Unpack[HostedSettings]) -> None:
+        super().__init__(model, **settings)
         self.temperature = temperature
-        self.free_form = free_form
-        self.max_tokens = max_tokens
-        self.mode: Mode = "text" if free_form else "json_schema"  # the ladder's current rung
-        self.client = openai.OpenAI(api_key=key, base_url=self.base_url, timeout=self.timeout_s,
-                                    max_retries=max_retries)
+        self.mode: Mode = "text" if self.free_form else "json_schema"  # the ladder's rung
 
     @classmethod
-    def from_options(cls, crew: Crew, options: PlannerOptions) -> OpenAIPlanner:
-        return cls(require_model(options.model, cls.name), base_url=options.base_url,
-                   api_key_env=options.api_key_env or DEFAULT_KEY_ENV,
-                   timeout_s=options.timeout_s, temperature=options.temperature,
-                   free_form=options.free_form)
+    def from_options(cls, crew: Crew, options: OpenAIOptions) -> Self:
+        return cls(options.model, temperature=options.temperature, **hosted_settings(options))
 
-    def plan(self, request: PlanningRequest) -> PlannerOutput:
+    def _connect(self, api_key: str, max_retries: int) -> openai.OpenAI:
+        return openai.OpenAI(api_key=api_key, base_url=self.base_url, timeout=self.timeout_s,
+                             max_retries=max_retries)
+
+    def _propose(self, request: PlanningRequest) -> Proposal:
         messages = self.messages(request)
-        spent = 0.0
         while True:
-            params = self._params(request, messages)
-            start = time.perf_counter()
             try:
-                response = self.client.chat.completions.create(**params)
+                response = self.client.chat.completions.create(
+                    **self._params(request, messages))
             except (openai.BadRequestError, openai.UnprocessableEntityError,
                     openai.InternalServerError) as exc:
-                spent += time.perf_counter() - start
                 if self.mode != "text" and _rejects_format(exc):
                     self.mode = LADDER[LADDER.index(self.mode) + 1]
                     continue
-                raise self._translate(exc) from exc
-            except (openai.OpenAIError, ValueError) as exc:
-                raise self._translate(exc) from exc
-            spent += time.perf_counter() - start
-            break
-        raw, plan = self._read(response)
-        usage = getattr(response, "usage", None)
-        counts = usage_dict(prompt_tokens=getattr(usage, "prompt_tokens", None),
-                            completion_tokens=getattr(usage, "completion_tokens", None),
-                            total_tokens=getattr(usage, "total_tokens", None))
-        return PlannerOutput(raw=raw, plan=plan, planning_s=spent, usage=counts)
+                raise
+            raw, plan = self._read(response)
+            return Proposal(raw, plan, self.usage(response))
 
     def messages(self, request: PlanningRequest) -> list[dict[str, str]]:
         """The chat messages for a request: system context, request, and on a replan the
@@ -157,16 +143,6 @@ class OpenAIPlanner:
         if finish == "length":
             return raw, truncated(raw, "finish_reason length")
         return raw, parse_plan(raw)
-
-    def close(self) -> None:
-        """Close the client's connections (the planner cannot be used afterwards)."""
-        self.client.close()
-
-    def _translate(self, exc: Exception) -> PlannerError:
-        """A client exception as a PlannerError (translated once, here)."""
-        return translate_sdk_error(openai, exc, vendor="OpenAI", base_url=self.base_url,
-                                   timeout_s=self.timeout_s, model=self.model,
-                                   api_key_env=self.api_key_env)
 
 
 def _rejects_format(exc: openai.APIStatusError) -> bool:

@@ -7,7 +7,7 @@ import hashlib
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-from crewgate.adapters.base import Command
+from crewgate.commands import Command
 from crewgate.ros2.protocol import Feedback, SkillRequest
 from crewgate.world import BindingValue
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import pairwise
 
-from crewgate.planners.embedding import stem
+from crewgate.planners.exemplar.embedding import stem
 from crewgate.spec import Crew, split_ref
 from crewgate.text import words
 

@@ -1,11 +1,11 @@
 """``crewgate node``: one built-in simulated robot as a ROS 2 node (``crewgate_<robot>``) that
 speaks crewgate's protocol (:mod:`crewgate.ros2.protocol`), exactly as a real robot would.
 
-Run it as ``crewgate node CREW ROBOT`` or ``python -m crewgate.ros2.node CREW ROBOT`` (same
+Run it as ``crewgate node CREW ROBOT`` or ``python -m crewgate.onboard.node CREW ROBOT`` (same
 options). Every node of a crew builds the same simulated world (crew, ``--world``, ``--seed``,
 ``--fault``), serves only its own robot and mirrors the others from their state topics. The
-behaviour is :mod:`crewgate.ros2.node_core` (pure Python), the ROS 2 wiring and QoS
-:mod:`crewgate.ros2.node_ros`; this module holds the options and the process. Topics:
+behaviour is :mod:`crewgate.onboard.server` (pure Python), the ROS 2 wiring and QoS
+:mod:`crewgate.onboard.ros`; this module holds the options and the process. Topics:
 
 - ``/NS/ROBOT/skill/request``: this robot's requests, and every other robot's too, read only for
   the drop-out fault ``robot_unavailable:ME@SKILL`` (the trigger may be another robot's step);
@@ -57,9 +57,9 @@ class NodeOptions:
 
 def prepare(options: NodeOptions) -> Simulator:
     """Check the options and build the simulated world; bad input raises UserError."""
-    from crewgate.adapters.sim import SimAdapter
     from crewgate.errors import NotFoundError
     from crewgate.sim.faults import parse_faults
+    from crewgate.sim.simulator import Simulator
     from crewgate.spec import load_crew
 
     if options.namespace is not None and not _NAMESPACE.match(options.namespace.strip("/")):
@@ -74,7 +74,7 @@ def prepare(options: NodeOptions) -> Simulator:
     if options.robot not in crew.robots:
         raise NotFoundError("robot", options.robot, crew.robots, f"robots of crew {crew.name}")
     faults = parse_faults(options.faults, crew)
-    sim = SimAdapter(crew, options.world, seed=options.seed, faults=faults).sim
+    sim = Simulator(crew, options.world, seed=options.seed, faults=faults)
     if options.robot not in sim.bodies:
         raise UserError(f"robot {options.robot!r} has no simulated body in crew {crew.name!r}")
     return sim
@@ -85,7 +85,7 @@ def run_node(options: NodeOptions, *, announce: Callable[[str], None] | None = N
     starts; so does a missing rclpy."""
     sim = prepare(options)
     topics = Topics.of(sim.crew, options.namespace)
-    from crewgate.ros2.node_ros import RobotNode, require_rclpy
+    from crewgate.onboard.ros import RobotNode, require_rclpy
     from crewgate.ros2.runtime import init_context
 
     require_rclpy()
@@ -130,7 +130,7 @@ def _print(line: str) -> None:
 
 def parse_args(argv: Sequence[str] | None = None) -> NodeOptions:
     parser = argparse.ArgumentParser(
-        prog="python -m crewgate.ros2.node",
+        prog="python -m crewgate.onboard.node",
         description="Run one built-in simulated robot as a ROS 2 node speaking crewgate's "
         "protocol (the same as `crewgate node`).")
     parser.add_argument("crew", metavar="CREW", help="a packaged crew or a crew YAML file")

@@ -1,5 +1,6 @@
 """Scenario suites: requests with the workflow they call for, whether a safe system must block
-them, the faults the simulator injects, and the codes a correct block carries."""
+them, the faults the simulator injects, and the codes a correct block carries; the loader of
+the packaged suites (YAML files in this package) and of suite files by path."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from pydantic import Field, ValidationError
 
 from crewgate.errors import InputFileError, NotFoundError, SpecError
 from crewgate.spec.base import Name, SpecModel
+
+PACKAGE = "crewgate.suites"
 
 Family = Literal["none", "grounding", "contract", "state", "planner"]
 
@@ -59,12 +62,13 @@ class Suite(SpecModel):
 
 
 def packaged_suites() -> list[str]:
-    folder = resources.files("crewgate.eval.suites")
+    folder = resources.files(PACKAGE)
     return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".yaml"))
 
 
 def load_suite(crew: str, suite: str = "study") -> Suite:
-    """A packaged suite (``study``, ``extended``) of a packaged crew, or a suite file by path."""
+    """A packaged suite (``study``, ``extended``, ``holdout``) of a packaged crew, or a suite
+    file by path."""
     path = Path(suite)
     if path.suffix in (".yaml", ".yml") or path.exists():
         try:
@@ -75,8 +79,19 @@ def load_suite(crew: str, suite: str = "study") -> Suite:
     name = f"{crew}_{suite}"
     if name not in packaged_suites():
         raise NotFoundError("suite", name, packaged_suites(), "or give a suite YAML file")
-    text = resources.files("crewgate.eval.suites").joinpath(f"{name}.yaml").read_text("utf-8")
+    text = resources.files(PACKAGE).joinpath(f"{name}.yaml").read_text("utf-8")
     return _parse(text, f"<packaged suite {name}>")
+
+
+def packaged_requests(crew: str) -> dict[str, str]:
+    """Scenario id -> request over the packaged suites of ``crew`` (empty for other crews); an
+    id in several suites keeps the request of the first suite by name."""
+    out: dict[str, str] = {}
+    for name in packaged_suites():
+        if name.startswith(f"{crew}_"):
+            for s in load_suite(crew, name[len(crew) + 1:]).scenarios:
+                out.setdefault(s.id, s.request)
+    return out
 
 
 def _parse(text: str, source: str) -> Suite:

@@ -8,7 +8,7 @@ moment it starts, so a simulated instant maps to a wall-clock time; a binding's 
 seconds (a stale fix stays stale however fast the simulation runs).
 
 :class:`RobotServer` takes text in (requests, cancels, state, objects, e-stop) and hands messages
-out through a :class:`~crewgate.ros2.node_convert.Sink`; :mod:`crewgate.ros2.node_ros` wires both
+out through a :class:`~crewgate.onboard.convert.Sink`; :mod:`crewgate.onboard.ros` wires both
 to ROS 2 topics.
 """
 
@@ -20,15 +20,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from crewgate.adapters.base import Command, Status
+from crewgate.commands import Command, Status
 from crewgate.errors import AdapterError, NotFoundError
+from crewgate.onboard.convert import Sink, command_of, jsonable, token_of
+from crewgate.onboard.mirror import Mirror
 from crewgate.ros2 import protocol
-from crewgate.ros2.node_convert import Sink, command_of, jsonable, token_of
-from crewgate.ros2.node_mirror import Mirror
 from crewgate.ros2.protocol import Feedback, SkillRequest
 from crewgate.sim.simulator import Simulator
 from crewgate.spec import split_ref
-from crewgate.spec.expressions import compare
 from crewgate.world import BindingValue
 
 RUNNING_PERIOD_S = 0.5  # wall seconds between two "running" feedbacks of one request
@@ -164,8 +163,7 @@ class RobotServer:
             robot, skill = split_ref(fb.step)
             if robot != self.robot:
                 continue
-            if fb.when is not None and not compare(
-                    world.get(fb.when.robot or robot, fb.when.field), fb.when.op, fb.when.value):
+            if not fb.applies(world.robots):
                 continue
             spec = self.sim.crew.skill(robot, skill)
             command = Command("estop", i, robot, skill, dict(fb.args), {},

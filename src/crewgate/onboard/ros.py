@@ -1,5 +1,5 @@
 """The ROS 2 wiring of a simulated robot node: publishers, subscriptions and timers around a
-:class:`~crewgate.ros2.node_core.RobotServer`, which is pure Python.
+:class:`~crewgate.onboard.server.RobotServer`, which is pure Python.
 
 QoS: all reliable; requests, feedback and cancels volatile, depth 50; state volatile, depth 10;
 bindings, the object map and the e-stop transient local (late joiners get the last value). The
@@ -13,7 +13,7 @@ import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from crewgate.ros2.node_core import RobotServer
+from crewgate.onboard.server import RobotServer
 from crewgate.ros2.protocol import Feedback, Topics
 from crewgate.ros2.runtime import interface, qos, rclpy_modules, subscribe_any
 from crewgate.world import BindingValue
