@@ -95,8 +95,8 @@ class ParamKind(SpecModel, Rule, ABC):
 
     @property
     def default_value(self) -> Any:
-        """The declared default, or None."""
-        return getattr(self, "default", None)
+        """The declared default, or None (for kinds that have no default field)."""
+        return self.__dict__.get("default")
 
     def plan_fields(self, name: str) -> tuple[str, ...]:
         """The plan argument names that carry this parameter (one, unless flattened)."""
