@@ -106,3 +106,17 @@ def test_the_core_imports_without_rclpy() -> None:
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=False)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_the_cli_starts_without_loading_the_crew_spec() -> None:
+    """`crewgate --version` and `--help` stay fast: registering every command loads neither the
+    spec (pydantic) nor a planner; each command imports what it needs when it runs."""
+    code = ("import sys\n"
+            "from crewgate.cli import (app, check, estop, evaluate, inspect, node, plan, plugins,"
+            " run, trace)\n"
+            "loaded = sorted(m for m in ('pydantic', 'crewgate.spec', 'crewgate.planners', "
+            "'crewgate.gate', 'numpy') if m in sys.modules)\n"
+            "assert loaded == [], loaded")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=False)
+    assert proc.returncode == 0, proc.stderr

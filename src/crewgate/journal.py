@@ -83,7 +83,7 @@ class Event:
     seq: int
     wall: float
     t: float | None
-    kind: str
+    kind: EventKind
     step: int | None = None
     robot: str | None = None
     skill: str | None = None
@@ -229,7 +229,8 @@ class Journal:
             rows = self._db.execute(
                 "SELECT mission_id, seq, wall, t, kind, step, robot, skill, codes, detail, data "
                 "FROM events WHERE mission_id = ? ORDER BY seq", (mission_id,)).fetchall()
-        return [Event(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], tuple(json.loads(r[8])),
+        return [Event(r[0], r[1], r[2], r[3], EventKind(r[4]), r[5], r[6], r[7],
+                      tuple(json.loads(r[8])),
                       r[9], json.loads(r[10]) if r[10] else {}) for r in rows]
 
     def close(self) -> None:

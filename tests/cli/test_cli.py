@@ -232,3 +232,10 @@ def test_help_exits_0(journal_path: Path) -> None:
     assert run.rc == 0, str(run)
     for command in ("run", "check", "validate", "crews", "trace", "spec"):
         assert re.search(rf"│ {command} ", run.stdout), command
+
+
+def test_every_journal_event_kind_has_its_mark_in_the_timeline() -> None:
+    from crewgate.cli.render import _KIND_STYLE
+    from crewgate.journal import EventKind
+
+    assert sorted(_KIND_STYLE) == sorted(EventKind)

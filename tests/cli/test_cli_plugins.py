@@ -92,7 +92,7 @@ def test_an_option_is_typed_and_named_by_the_backend() -> None:
                                               "should be 'auto', 'minilm' or 'lexical', got "
                                               "'bert'\n")
     shape = crewgate("plan", "sar", SAR_REQUEST, "-o", "encoder")
-    assert (shape.exit_code, shape.stderr) == (2, "error: -o takes KEY=VALUE (a backend option "
+    assert (shape.exit_code, shape.stderr) == (2, "error: -o takes KEY=VALUE (a planner option "
                                                   "and its value), got 'encoder'\n")
     twice = crewgate("plan", "sar", SAR_REQUEST, "--planner", "openai", "--model", "a",
                      "-o", "model=b")

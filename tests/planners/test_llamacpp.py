@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from crewgate.api import run_mission
 from crewgate.conditions import CONDITIONS, Knowledge
 from crewgate.errors import PlannerError, UserError
-from crewgate.journal import Journal
+from crewgate.journal import EventKind, Journal
 from crewgate.plan import Plan, parse_plan
 from crewgate.planners.base import PlannerOutput, PlanningRequest, feedback_text
 from crewgate.planners.registry import make_planner
@@ -313,7 +313,7 @@ def test_run_mission_ends_in_a_recorded_status(planner: LlamaCppPlanner) -> None
     assert record.status == result.status
     assert record.meta["planner"] == "llamacpp"
     kinds = [e.kind for e in journal.events(result.mission_id)]
-    assert kinds.count("plan_proposed") == len(result.attempts)
+    assert kinds.count(EventKind.PLAN_PROPOSED) == len(result.attempts)
     for attempt in result.attempts:
         assert attempt.raw
         assert attempt.plan is not None

@@ -124,7 +124,9 @@ def test_the_server_serves_the_default_model(server: Server) -> None:
     assert [m["id"] for m in models["data"]] == [str(GGUF)]
 
 
-@pytest.mark.parametrize("crew_name", ["sar", "g1_go2"])
+# sar only: its schema has what the server's own grammar converter must take (a one_of group
+# expanded into alternatives, bounded coordinates); test_llamacpp.py covers both crews in process.
+@pytest.mark.parametrize("crew_name", ["sar"])
 def test_structured_plans_through_the_server_are_schema_valid(server: Server,
                                                               crew_name: str) -> None:
     crew = load_crew(crew_name)

@@ -9,8 +9,7 @@ from collections.abc import Mapping
 
 import typer
 
-from crewgate.errors import UserError
-from crewgate.plugins import option_key
+from crewgate.cli.common import option_values
 
 PANEL = "Backend"
 FLAGS = {"world": "--world", "faults": "--fault", "seed": "--seed", "wait_for": "--wait-for",
@@ -37,16 +36,5 @@ NamespaceOpt = typer.Option(None, "--namespace", rich_help_panel=PANEL, help="ro
 
 
 def backend_values(shorthands: Mapping[str, object], options: list[str]) -> dict[str, object]:
-    """Option values by name: the shorthands given (None and empty lists are not given) and
-    the ``-b KEY=VALUE`` items; an option given twice is an error."""
-    values = {k: v for k, v in shorthands.items() if v is not None and v != []}
-    for item in options:
-        key, sep, value = item.partition("=")
-        key = option_key(key)
-        if not sep or not key:
-            raise UserError(f"-b takes KEY=VALUE (a backend option and its value), got {item!r}")
-        if key in values:
-            raise UserError(f"backend option {key!r} is given twice: {values[key]!r} and "
-                            f"{value!r}")
-        values[key] = value
-    return values
+    """Option values by name from the shorthands given and the ``-b KEY=VALUE`` items."""
+    return option_values("-b", "backend", shorthands, options)

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 import typer
 from rich.console import Console
+
+from crewgate.errors import UserError
 
 out = Console(highlight=False, soft_wrap=True)
 
@@ -28,3 +31,24 @@ ConditionOpt = typer.Option(None, "--condition", help="What the planner is told 
 
 def print_json(data: Any) -> None:
     print(json.dumps(data, indent=2, allow_nan=False))
+
+
+def option_values(flag: str, kind: str, shorthands: Mapping[str, object],
+                  items: list[str]) -> dict[str, object]:
+    """A plugin's option values by name: the shorthands given (None, False and empty lists are
+    not given) and the ``FLAG KEY=VALUE`` items; an option given twice is an error. ``kind`` is
+    "planner" or "backend", for messages."""
+    from crewgate.plugins import option_key
+
+    values = {k: v for k, v in shorthands.items() if v is not None and v is not False and v != []}
+    for item in items:
+        key, sep, value = item.partition("=")
+        key = option_key(key)
+        if not sep or not key:
+            raise UserError(f"{flag} takes KEY=VALUE (a {kind} option and its value), got "
+                            f"{item!r}")
+        if key in values:
+            raise UserError(f"{kind} option {key!r} is given twice: {values[key]!r} and "
+                            f"{value!r}")
+        values[key] = value
+    return values

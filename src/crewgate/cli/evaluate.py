@@ -11,6 +11,9 @@ from crewgate.cli.app import app, err
 from crewgate.cli.common import CrewArg, JsonOpt, out, print_json
 from crewgate.cli.planning import PLANNERS, PlannerArgs, planner_options
 
+MaxPlotsOpt = typer.Option(None, "--max-plots", min=0, help="Draw the timeline and map of at "
+                           "most N missions (the conditions in turn); default: every mission.")
+
 
 @app.command("eval")
 @planner_options(many=True)
@@ -31,6 +34,7 @@ def evaluate(
     output: Path | None = typer.Option(None, "--out", help="Write metrics.json, report.md, "
                                        "table.tex, traces.jsonl and plots here; a rerun resumes."),
     no_plots: bool = typer.Option(False, "--no-plots", help="Skip the plots."),
+    max_plots: int | None = MaxPlotsOpt,
     as_json: bool = JsonOpt,
 ) -> None:
     """Run a scenario suite under the study's conditions, every mission on the simulator."""
@@ -64,7 +68,7 @@ def evaluate(
         records = run_evaluation(plan, advance)
     if output is not None:
         with err.status(f"writing reports{'' if no_plots else ' and plots'} to {output} ..."):
-            payload = write_reports(records, output, plots=not no_plots)
+            payload = write_reports(records, output, plots=not no_plots, max_plots=max_plots)
     else:
         groups = by_planner(records)
         results = {n: compute(r) for n, r in groups.items()}
@@ -83,13 +87,14 @@ def evaluate(
 def report(
     folder: Path = typer.Argument(..., help="An evaluation's --out folder."),
     no_plots: bool = typer.Option(False, "--no-plots", help="Skip the plots."),
+    max_plots: int | None = MaxPlotsOpt,
     as_json: bool = JsonOpt,
 ) -> None:
     """Re-render metrics.json, report.md, table.tex and the plots from saved traces."""
     from crewgate.eval.report import rerender
 
     with err.status(f"re-rendering {folder} ..."):
-        payload = rerender(folder, plots=not no_plots)
+        payload = rerender(folder, plots=not no_plots, max_plots=max_plots)
     if as_json:
         print_json(payload)
         return

@@ -15,15 +15,16 @@ import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import typer
 
+from crewgate.cli.common import option_values
 from crewgate.errors import UserError, did_you_mean
-from crewgate.planners.base import Planner
-from crewgate.planners.registry import planner_class
-from crewgate.plugins import option_key
-from crewgate.spec import Crew
+
+if TYPE_CHECKING:
+    from crewgate.planners.base import Planner
+    from crewgate.spec import Crew
 
 DEFAULT_PLANNER = "exemplar"
 PANEL = "Planner"
@@ -77,6 +78,8 @@ class PlannerArgs:
         """Every chosen planner for ``crew``. With one planner, an option it does not take is an
         error; with several, each takes the options it knows and an option none of them takes
         is an error. ``seed`` (the command's) is the default of a backend option ``seed``."""
+        from crewgate.planners.registry import planner_class
+
         classes = [planner_class(name) for name in self.chosen()]
         if len(classes) > 1:
             _check_taken(classes, self.values)
@@ -108,22 +111,6 @@ def _check_taken(classes: list[type[Planner]], values: Mapping[str, object]) -> 
                             f"option {key!r}{did_you_mean(key, known)} ({takes})")
 
 
-def option_values(shorthands: Mapping[str, object], options: list[str]) -> dict[str, object]:
-    """Option values by name from the shorthands given (None and False are not given) and the
-    ``-o KEY=VALUE`` items; an option given twice is an error."""
-    values = {k: v for k, v in shorthands.items() if v is not None and v is not False}
-    for item in options:
-        key, sep, value = item.partition("=")
-        key = option_key(key)
-        if not sep or not key:
-            raise UserError(f"-o takes KEY=VALUE (a backend option and its value), got {item!r}")
-        if key in values:
-            raise UserError(f"planner option {key!r} is given twice: {values[key]!r} and "
-                            f"{value!r}")
-        values[key] = value
-    return values
-
-
 def planner_options(*, many: bool = False) -> Callable[[Callable[..., R]], Callable[..., R]]:
     """Add the planner options to a command, which receives them as its ``PlannerArgs``
     parameter. ``many``: ``--planner`` is repeatable (``eval``)."""
@@ -146,7 +133,7 @@ def planner_options(*, many: bool = False) -> Callable[[Callable[..., R]], Calla
         def wrapper(*args: Any, **kwargs: Any) -> R:
             names = kwargs.pop(_name("planner"))
             shorthands = {s.option: kwargs.pop(_name(s.option)) for s in SHORTHANDS}
-            values = option_values(shorthands, kwargs.pop(_name("option")))
+            values = option_values("-o", "planner", shorthands, kwargs.pop(_name("option")))
             chosen = tuple(dict.fromkeys(names)) if many else ((names,) if names else ())
             kwargs[target.name] = PlannerArgs(chosen, values)
             return command(*args, **kwargs)

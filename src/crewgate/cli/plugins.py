@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from crewgate.cli.app import app
 from crewgate.cli.common import JsonOpt, out, print_json
-from crewgate.plugins import PluginInfo
+
+if TYPE_CHECKING:
+    from crewgate.plugins import PluginInfo
 
 
 @app.command("planners")

@@ -9,15 +9,17 @@ from rich.markup import escape
 from rich.table import Table
 
 from crewgate.gate.verdict import PlanVerdict
-from crewgate.journal import Event
+from crewgate.journal import Event, EventKind
 from crewgate.orchestrator.result import MissionResult
 
-_KIND_STYLE = {
-    "mission_started": ("▶", "bold"), "plan_proposed": ("✎", "cyan"), "verdict": ("⚖", "cyan"),
-    "replan": ("↻", "yellow"), "refusal": ("✖", "bold red"), "authorization": ("✔", "green"),
-    "dispatch": ("→", "blue"), "result": ("■", "blue"), "halt": ("⏹", "bold red"),
-    "fallback": ("⚠", "yellow"), "mission_ended": ("●", "bold"), "planner_error": ("✖", "red"),
-    "note": ("·", "dim"),
+_KIND_STYLE: dict[EventKind, tuple[str, str]] = {
+    EventKind.MISSION_STARTED: ("▶", "bold"), EventKind.PLAN_PROPOSED: ("✎", "cyan"),
+    EventKind.PLANNER_ERROR: ("✖", "red"), EventKind.VERDICT: ("⚖", "cyan"),
+    EventKind.REPLAN: ("↻", "yellow"), EventKind.REFUSAL: ("✖", "bold red"),
+    EventKind.AUTHORIZATION: ("✔", "green"), EventKind.DISPATCH: ("→", "blue"),
+    EventKind.RESULT: ("■", "blue"), EventKind.HALT: ("⏹", "bold red"),
+    EventKind.FALLBACK: ("⚠", "yellow"), EventKind.MISSION_ENDED: ("●", "bold"),
+    EventKind.NOTE: ("·", "dim"),
 }
 
 

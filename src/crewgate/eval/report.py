@@ -61,9 +61,11 @@ def write_reports(records: Sequence[Record], out: Path, *, plots: bool = True,
     return payload
 
 
-def rerender(folder: Path, *, plots: bool = True) -> dict[str, Any]:
+def rerender(folder: Path, *, plots: bool = True, max_plots: int | None = None
+             ) -> dict[str, Any]:
     """``crewgate report DIR``: everything again, from DIR/traces.jsonl."""
-    return write_reports(TraceFile(folder / "traces.jsonl").read(), folder, plots=plots)
+    return write_reports(TraceFile(folder / "traces.jsonl").read(), folder, plots=plots,
+                         max_plots=max_plots)
 
 
 def cell(metric: dict[str, Any], *, compact: bool = False) -> str:

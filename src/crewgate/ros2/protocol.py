@@ -30,7 +30,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from crewgate.jsonsafe import decode_nonfinite, encode_nonfinite
-from crewgate.ros2.section import Ros2Section
 
 if TYPE_CHECKING:
     from crewgate.spec import Crew
@@ -57,6 +56,8 @@ class Topics:
     @classmethod
     def of(cls, crew: Crew, namespace: str | None = None) -> Topics:
         """The crew's topics; ``namespace`` overrides its ``ros2.namespace``."""
+        from crewgate.ros2.section import Ros2Section  # the spec: not needed to speak the protocol
+
         section = crew.section(Ros2Section)
         if section is None:
             return cls(namespace or DEFAULT_NAMESPACE)
