@@ -57,6 +57,14 @@ Runner = Callable[..., MissionResult]
 
 
 @pytest.fixture
+def journal_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """This test's journal file (also exported as CREWGATE_JOURNAL for in-process code)."""
+    path = tmp_path / "journal" / "journal.sqlite3"
+    monkeypatch.setenv("CREWGATE_JOURNAL", str(path))
+    return path
+
+
+@pytest.fixture
 def journal() -> Journal:
     return Journal(":memory:")
 

@@ -66,7 +66,7 @@ def test_only_the_sim_adapter_and_robot_nodes_build_a_simulated_world() -> None:
 
 def test_the_dispatcher_redeems_before_it_starts() -> None:
     tree = next(t for m, t in _modules() if m == DISPATCHER)
-    run = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "run")
+    run = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "send")
     lines = {n.func.attr: n.lineno for n in ast.walk(run)
              if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
              and n.func.attr in ("redeem", "start")}

@@ -20,12 +20,15 @@ ABOVE_THE_GATE = {"crewgate.orchestrator", "crewgate.cli", "crewgate.eval", "cre
 ONLY: dict[str, set[str]] = {
     "codes": set(),
     "errors": set(),
+    "jsonsafe": set(),
+    "limits": {"crewgate.errors"},
     "text": {"crewgate.codes", "crewgate.errors"},
-    "spec": {"crewgate.text", "crewgate.codes", "crewgate.errors"},
+    "spec": {"crewgate.text", "crewgate.codes", "crewgate.errors", "crewgate.jsonsafe",
+             "crewgate.limits"},
     "plugins": {"crewgate.errors"},
     "world": {"crewgate.spec"},
     "commands": {"crewgate.world"},
-    "suites": {"crewgate.spec", "crewgate.codes", "crewgate.errors"},
+    "suites": {"crewgate.spec", "crewgate.codes", "crewgate.errors", "crewgate.limits"},
 }
 # Higher layers may not import these.
 FORBIDDEN: dict[str, set[str]] = {

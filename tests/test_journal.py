@@ -389,7 +389,7 @@ def test_run_mission_journals_events_in_order(sar_mission: tuple[str, str],
         ("verdict", None, None, None)]
     for index, (robot, skill) in enumerate(steps):
         expected += [(kind, index, robot, skill)
-                     for kind in ("authorization", "dispatch", "result")]
+                     for kind in ("authorization", "dispatch", "sent", "result")]
     expected.append(("mission_ended", None, None, None))
     assert [(e.kind, e.step, e.robot, e.skill) for e in events] == expected
 

@@ -88,14 +88,24 @@ class Code(StrEnum):
     NO_TARGET_FIX = ("no_target_fix", Family.STATE,
                      "the binding is absent, not finite, or below its minimum confidence")
     STALE_BINDING = ("stale_binding", Family.STATE, "the binding is older than its `max_age_s`")
+    FUTURE_BINDING = ("future_binding", Family.STATE,
+                      "the binding is stamped later than now plus its `max_skew_s` (the "
+                      "publisher's clock runs ahead), or its stamp is not a time")
     BINDING_OUT_OF_BOUNDS = ("binding_out_of_bounds", Family.STATE,
                              "the binding lies outside the area or inside a keep-out zone")
     # plan
     MALFORMED_PLAN = ("malformed_plan", Family.PLAN,
-                      "no plan could be read from the planner's output")
+                      "no plan could be read from the planner's output (or it exceeds a bound "
+                      "of the parser: size, nesting, steps, arguments, name length)")
+    PLAN_TOO_LONG = ("plan_too_long", Family.PLAN,
+                     "the plan has more steps than the crew's `max_steps`; none of them is "
+                     "judged")
     # runtime
     OFF_PLAN = ("off_plan", Family.RUNTIME,
                 "a step presented for dispatch is not the validated plan's step at that index")
+    AUTHORIZATION_EXPIRED = ("authorization_expired", Family.RUNTIME,
+                             "the step's authorization was older than the crew's "
+                             "`dispatch_window_s` when it was to be sent; nothing was sent")
 
 
 def codes_table() -> str:

@@ -32,7 +32,8 @@ class EventKind(StrEnum):
     REPLAN = "replan"  # the refused plan's problems go back to the planner
     REFUSAL = "refusal"  # something was refused: the plan, a step at its dispatch, a skip
     AUTHORIZATION = "authorization"  # a step checked at the moment of its dispatch
-    DISPATCH = "dispatch"  # a command sent to a robot
+    DISPATCH = "dispatch"  # a command about to be sent to a robot (the intent)
+    SENT = "sent"  # the command the adapter accepted
     RESULT = "result"  # how a dispatched command ended
     HALT = "halt"  # no later step will be dispatched
     FALLBACK = "fallback"  # a step of the safe fallback: dispatched, skipped or refused
@@ -134,7 +135,7 @@ class Journal:
         try:
             self._db = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
             self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute("PRAGMA synchronous=FULL")  # a commit survives a power loss
             self._db.execute("PRAGMA foreign_keys=ON")
             self._db.executescript(_SCHEMA)
         except sqlite3.Error as exc:

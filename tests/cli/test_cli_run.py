@@ -146,7 +146,7 @@ def test_trace_json_lists_the_missions_events(completed: Mission) -> None:
     kinds = [e["kind"] for e in events]
     assert kinds[:3] == ["mission_started", "plan_proposed", "verdict"]
     assert kinds[-1] == "mission_ended"
-    assert kinds[3:-1] == ["authorization", "dispatch", "result"] * 3
+    assert kinds[3:-1] == ["authorization", "dispatch", "sent", "result"] * 3
     dispatches = [e for e in events if e["kind"] == "dispatch"]
     assert _pairs(dispatches) == _pairs(completed.result["dispatched"])
     assert [e["step"] for e in dispatches] == [0, 1, 2]

@@ -88,7 +88,7 @@ def test_drone_sweeps_at_altitude_and_detects_within_sensor_radius(
 @pytest.mark.parametrize(
     ("bad", "message"),
     [("robot_unavailable:tb4", "did you mean 'tb3'"), ("nan_fixes", "did you mean 'nan_fix'"),
-     ("skill_failure:iris.fly", "has no skill"), ("fix_offset:a,b", "unknown fault"),
+     ("skill_failure:iris.fly", "has no skill"), ("fix_offset:a,b", "'a' is not a number"),
      ("robot_unavailable:tb3@teleport", "no robot of crew 'sar' has a skill 'teleport'")],
 )
 def test_bad_fault_specs_name_the_value_and_the_fix(sar: Crew, bad: str, message: str) -> None:

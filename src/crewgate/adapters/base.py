@@ -52,6 +52,14 @@ class Adapter(ABC):
     def wait(self, seconds: float) -> None:
         """Let ``seconds`` of backend time pass (and world state update meanwhile)."""
 
+    def not_ready(self, robot: str) -> str | None:
+        """Why ``robot`` cannot take a command now (read immediately before a send), or None.
+        The default reads the world's availability; a networked backend also judges its
+        liveness afresh."""
+        if self.world.robots.get(robot, {}).get("available") is not True:
+            return f"robot {robot!r} is unavailable"
+        return None
+
     def abort_reason(self) -> str | None:
         """Why every motion must stop now (an e-stop), or None. The orchestrator cancels the
         running step and dispatches nothing more, whatever the condition."""

@@ -17,6 +17,7 @@ _KIND_STYLE: dict[EventKind, tuple[str, str]] = {
     EventKind.PLANNER_ERROR: ("✖", "red"), EventKind.VERDICT: ("⚖", "cyan"),
     EventKind.REPLAN: ("↻", "yellow"), EventKind.REFUSAL: ("✖", "bold red"),
     EventKind.AUTHORIZATION: ("✔", "green"), EventKind.DISPATCH: ("→", "blue"),
+    EventKind.SENT: ("↗", "blue"),
     EventKind.RESULT: ("■", "blue"), EventKind.HALT: ("⏹", "bold red"),
     EventKind.FALLBACK: ("⚠", "yellow"), EventKind.MISSION_ENDED: ("●", "bold"),
     EventKind.NOTE: ("·", "dim"),
@@ -25,7 +26,7 @@ _KIND_STYLE: dict[EventKind, tuple[str, str]] = {
 
 def print_verdict(console: Console, verdict: PlanVerdict) -> None:
     state = "[bold green]ACCEPTED[/]" if verdict.accepted else "[bold red]REFUSED[/]"
-    console.print(f"{state}  workflow: {verdict.workflow or '(none)'}")
+    console.print(f"{state}  workflow: {escape(verdict.workflow or '(none)')}")
     for p in verdict.problems:
         console.print(f"  plan: [red]{p.code.value}[/] {escape(p.detail)}")
     table = Table(show_header=True, header_style="bold")
@@ -35,8 +36,8 @@ def print_verdict(console: Console, verdict: PlanVerdict) -> None:
         detail = "ok" if s.ok else "\n".join(f"[red]{p.code.value}[/] {escape(p.detail)}"
                                              for p in s.problems)
         if s.deferred:
-            detail += f" [dim](checked at dispatch: {', '.join(s.deferred)})[/]"
-        table.add_row(str(s.index), f"{s.robot}.{s.skill}", detail)
+            detail += f" [dim](checked at dispatch: {escape(', '.join(s.deferred))})[/]"
+        table.add_row(str(s.index), escape(f"{s.robot}.{s.skill}"), detail)
     if verdict.steps:
         console.print(table)
 
@@ -45,8 +46,8 @@ def event_line(event: Event) -> str:
     icon, style = _KIND_STYLE.get(event.kind, ("·", ""))
     t = f"{event.t:7.2f}s" if event.t is not None else "        "
     step = f"[{event.step}] " if event.step is not None else ""
-    what = f"{event.robot}.{event.skill} " if event.robot else ""
-    codes = f" [red]{', '.join(event.codes)}[/]" if event.codes else ""
+    what = escape(f"{event.robot}.{event.skill} ") if event.robot else ""
+    codes = f" [red]{escape(', '.join(event.codes))}[/]" if event.codes else ""
     detail = event.detail
     if event.kind == "plan_proposed":
         detail = _plan_summary(event.data)
@@ -63,6 +64,8 @@ def event_line(event: Event) -> str:
         detail = f"failed: {event.detail}"
     elif event.kind == "replan":
         detail = "asking the planner once more, with the gate's feedback"
+    elif event.kind == "refusal" and event.data.get("problems"):
+        detail += ": " + "; ".join(str(p.get("detail", "")) for p in event.data["problems"])
     return f"[dim]{t}[/] [{style}]{icon} {event.kind:<13}[/] {step}{what}{escape(detail)}{codes}"
 
 
@@ -101,17 +104,21 @@ def _short(v: Any) -> str:
 def print_outcome(console: Console, result: MissionResult, clock: str = "simulated") -> None:
     """The mission's end: status, reason, what moved, final state; ``clock`` names the time
     execution was measured in ("simulated", or "real" over ROS 2)."""
-    color = {"completed": "green", "refused": "red", "halted": "yellow"}[result.status]
+    color = {"completed": "green", "refused": "red", "halted": "yellow", "crashed": "bold red",
+             "interrupted": "bold red"}[result.status]
     label = result.status.upper()
     if result.status == "completed" and not result.clean:
         color, label = "yellow", "COMPLETED WITH VIOLATIONS OR FAILURES (enforcement off)"
     console.print(f"\n[bold {color}]{label}[/]"
-                  + (f"  codes: [red]{', '.join(result.codes)}[/]" if result.codes else "")
+                  + (f"  codes: [red]{escape(', '.join(result.codes))}[/]" if result.codes else "")
                   + (f"\n{escape(result.reason)}" if result.reason else ""))
+    for refusal in result.refusals:  # what each refusal is about, not only its code
+        for problem in refusal.problems:
+            console.print(f"  [red]{problem.code.value}[/] {escape(problem.detail)}")
     moved = list(result.dispatched)
     if moved:
         console.print("dispatched: " + ", ".join(
-            f"{d.robot}.{d.skill}{'' if d.succeeded else ' (failed)'}"
+            escape(f"{d.robot}.{d.skill}{'' if d.succeeded else ' (failed)'}")
             + (" \\[fallback]" if d.kind == "fallback" else "") for d in moved))
     else:
         console.print("dispatched: nothing moved")

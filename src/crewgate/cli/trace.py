@@ -19,6 +19,8 @@ def trace(
     as_json: bool = JsonOpt,
 ) -> None:
     """Print every journaled event of a mission (--json exports them)."""
+    from rich.markup import escape
+
     from crewgate.cli.render import event_line
     from crewgate.journal import Journal
 
@@ -39,9 +41,9 @@ def trace(
     if as_json:
         print_json({"mission": mission.to_json(), "events": [e.to_json() for e in events]})
         return
-    out.print(f"[bold]mission {mid}[/]  crew {mission.crew}  status "
-              f"[bold]{mission.status or 'unfinished'}[/]"
-              + (f"  codes {', '.join(mission.codes)}" if mission.codes else ""))
-    out.print(f"request: {mission.request}")
+    out.print(f"[bold]mission {escape(mid)}[/]  crew {escape(mission.crew)}  status "
+              f"[bold]{escape(mission.status or 'unfinished')}[/]"
+              + (f"  codes {escape(', '.join(mission.codes))}" if mission.codes else ""))
+    out.print(f"request: {escape(mission.request)}")
     for event in events:
         out.print(event_line(event))

@@ -26,8 +26,10 @@ from crewgate.text.request import RequestFacts
 from crewgate.world import BindingValue, World
 
 # The codes the gate gives itself; every other code is given by a rule of the crew spec.
-GATE_CODES = frozenset({Code.MALFORMED_PLAN, Code.UNKNOWN_WORKFLOW, Code.UNKNOWN_ROBOT,
-                        Code.UNKNOWN_SKILL, Code.ROBOT_UNAVAILABLE, Code.OFF_PLAN})
+GATE_CODES = frozenset({Code.MALFORMED_PLAN, Code.PLAN_TOO_LONG, Code.UNKNOWN_WORKFLOW,
+                        Code.UNKNOWN_ROBOT,
+                        Code.UNKNOWN_SKILL, Code.ROBOT_UNAVAILABLE, Code.OFF_PLAN,
+                        Code.AUTHORIZATION_EXPIRED})
 
 
 class Mode(Enum):
@@ -60,6 +62,11 @@ class Gate:
         if isinstance(plan, ParseFailure):
             return PlanVerdict(problems=tuple(
                 Problem(Code.MALFORMED_PLAN, detail) for detail in plan.problems))
+        if len(plan.steps) > self.crew.max_steps:
+            return PlanVerdict(problems=(Problem(
+                Code.PLAN_TOO_LONG, f"the plan has {len(plan.steps)} steps; crew "
+                f"{self.crew.name!r} reads plans of at most {self.crew.max_steps} (max_steps)"),),
+                workflow=plan.workflow)
         facts = request if isinstance(request, RequestFacts) else RequestFacts.read(request)
         plan_level = Findings(None)
         wf = self.crew.workflows.get(plan.workflow) if plan.workflow is not None else None

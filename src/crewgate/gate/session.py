@@ -134,6 +134,23 @@ class MissionGate:
         if auth.kind == "step":
             self.started[auth.step.ref] += 1
 
+    def last_check(self, auth: Authorization, now: float, window_s: float,
+                   not_ready: str | None) -> tuple[Problem, ...]:
+        """The gate's last word on a redeemed authorization, immediately before the send: what
+        can have changed since it was issued (its age, the robot's readiness). Refused under
+        enforcement; recorded otherwise, as every verdict is. ``not_ready`` is the adapter's
+        reason the robot cannot take a command now, or None."""
+        problems = []
+        age = now - auth.issued_at
+        if not age <= window_s:
+            problems.append(Problem(Code.AUTHORIZATION_EXPIRED, f"{auth.step.ref} was authorized "
+                                    f"{age:.3f} s ago; the dispatch window is {window_s:g} s",
+                                    auth.index))
+        if not_ready is not None:
+            problems.append(Problem(Code.ROBOT_UNAVAILABLE, f"{auth.step.ref}: {not_ready}",
+                                    auth.index))
+        return tuple(problems)
+
     def record_result(self, auth: Authorization, succeeded: bool) -> None:
         if succeeded and auth.kind == "step":
             self.completed[auth.step.ref] += 1

@@ -6,11 +6,12 @@ their own stop)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from crewgate.gate import MissionGate
 from crewgate.gate.session import Authorization
 from crewgate.journal import EventKind
+from crewgate.orchestrator.dispatch import Held
 from crewgate.orchestrator.fallback import run_fallback
 from crewgate.orchestrator.result import Dispatched, Refusal
 from crewgate.plan import Plan, Step
@@ -21,10 +22,10 @@ if TYPE_CHECKING:
 
 @dataclass(slots=True)
 class Run:
-    """Where an execution stands: the robots it engaged, and why it stopped, if it did."""
+    """Where an execution stands, and why it stopped, if it did (the robots it engaged are the
+    mission's: a crash needs them too)."""
 
     gate: MissionGate
-    engaged: list[str] = field(default_factory=list)
     halted: bool = False
     estop: str | None = None  # an e-stop: halts whatever the condition
     failures: list[str] = field(default_factory=list)
@@ -32,8 +33,9 @@ class Run:
 
 def execute(mission: Mission, plan: Plan) -> None:
     result = mission.result
-    run = Run(MissionGate(mission.gate, mission.id, mission.request, plan,
-                          enforce=mission.condition.enforce))
+    mission.session = MissionGate(mission.gate, mission.id, mission.request, plan,
+                                  enforce=mission.condition.enforce)
+    run = Run(mission.session)
     start = mission.now()
     for index, step in enumerate(plan.steps):
         run.estop = mission.adapter.abort_reason()
@@ -70,9 +72,11 @@ def _step(mission: Mission, run: Run, index: int, step: Step) -> bool:
                       data={"problems": [p.to_json() for p in auth.verdict.problems]})
         run.halted = True
         return False
-    succeeded, message = _dispatch(mission, run, auth)
-    if succeeded:
+    ended, message = _dispatch(mission, run, auth)
+    if ended == "succeeded":
         return True
+    if ended == "refused":
+        return False
     run.failures.append(f"step {index} {step.ref}: {message}")
     run.estop = mission.adapter.abort_reason()
     if mission.condition.enforce or run.estop is not None:
@@ -94,23 +98,62 @@ def _journal_authorization(mission: Mission, auth: Authorization) -> None:
                         "problems": [p.to_json() for p in auth.verdict.problems]})
 
 
-def _dispatch(mission: Mission, run: Run, auth: Authorization) -> tuple[bool, str]:
+Ended = Literal["succeeded", "failed", "refused"]
+
+
+def _dispatch(mission: Mission, run: Run, auth: Authorization) -> tuple[Ended, str]:
+    """Journal the intent, send (the last check and the send with nothing in between), journal
+    what was sent, follow it to its end."""
     step = auth.step
-    record = Dispatched(auth.index, step.robot, step.skill, dict(auth.args), auth.verdict.codes,
-                        started_at=mission.now())
-    mission.result.dispatched.append(record)
-    if step.robot not in run.engaged and step.robot in mission.crew.robots:
-        run.engaged.append(step.robot)
     mission.event(EventKind.DISPATCH, step=auth.index, robot=step.robot, skill=step.skill,
                   codes=auth.verdict.codes, data={"args": dict(auth.args)})
-    outcome = mission.dispatcher.run(run.gate, auth)
+    sent = mission.dispatcher.send(run.gate, auth)
+    if isinstance(sent, Held):
+        return _held(mission, run, auth, sent)
+    codes = list(dict.fromkeys([*auth.verdict.codes, *(p.code.value for p in sent.problems)]))
+    record = Dispatched(auth.index, step.robot, step.skill, dict(auth.args), codes,
+                        started_at=sent.started_at - mission.t0)
+    mission.result.dispatched.append(record)
+    if step.robot not in mission.engaged and step.robot in mission.crew.robots:
+        mission.engaged.append(step.robot)
+    mission.event(EventKind.SENT, step=auth.index, robot=step.robot, skill=step.skill,
+                  codes=codes, detail=f"token {sent.command.token}",
+                  data={"problems": [p.to_json() for p in sent.problems]} if sent.problems
+                  else None)
+    outcome = mission.dispatcher.follow(run.gate, sent)
     record.finished(outcome, mission.t0)
     data: dict[str, Any] = {"succeeded": outcome.succeeded, "result": outcome.result,
                             "duration_s": outcome.ended_at - outcome.started_at}
     mission.event(EventKind.RESULT, step=auth.index, robot=step.robot, skill=step.skill,
                   detail=outcome.message or ("succeeded" if outcome.succeeded else "failed"),
                   data=data)
-    return outcome.succeeded, outcome.message
+    return ("succeeded" if outcome.succeeded else "failed"), outcome.message
+
+
+def _held(mission: Mission, run: Run, auth: Authorization, held: Held) -> tuple[Ended, str]:
+    """Not sent: the gate's last check refused it (a refusal at dispatch), or an e-stop or
+    the adapter held it (a failure)."""
+    step = auth.step
+    if held.why == "refused":
+        codes = [p.code.value for p in held.problems]
+        mission.result.refusals.append(Refusal("dispatch", mission.now(), held.problems,
+                                               auth.index, step.robot, step.skill))
+        mission.result.codes = list(dict.fromkeys(codes))
+        mission.event(EventKind.REFUSAL, step=auth.index, robot=step.robot, skill=step.skill,
+                      codes=codes, detail=held.outcome.message,
+                      data={"problems": [p.to_json() for p in held.problems]})
+        run.halted = True
+        mission.result.reason = f"step {auth.index} {step.ref} was refused at its sending"
+        return "refused", held.outcome.message
+    if held.why == "rejected":  # it reached the backend: a dispatch that failed
+        record = Dispatched(auth.index, step.robot, step.skill, dict(auth.args),
+                            auth.verdict.codes, started_at=held.outcome.started_at - mission.t0)
+        record.finished(held.outcome, mission.t0)
+        mission.result.dispatched.append(record)
+    mission.event(EventKind.RESULT, step=auth.index, robot=step.robot, skill=step.skill,
+                  detail=held.outcome.message, data={"succeeded": False,
+                                                     "sent": held.why == "rejected"})
+    return "failed", held.outcome.message
 
 
 def _conclude(mission: Mission, run: Run) -> None:
@@ -124,7 +167,7 @@ def _conclude(mission: Mission, run: Run) -> None:
         result.status = "halted"
         mission.event(EventKind.HALT, codes=result.codes, detail="no later step will be "
                       "dispatched; running the safe fallback")
-        run_fallback(mission, run.gate, run.engaged)
+        run_fallback(mission, run.gate, mission.engaged)
     else:
         result.status = "completed"  # ran to the end of the plan
         if not mission.condition.enforce:  # what the gate found and let through

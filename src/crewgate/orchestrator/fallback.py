@@ -11,40 +11,62 @@ from typing import TYPE_CHECKING
 
 from crewgate.gate.session import MissionGate
 from crewgate.journal import EventKind
+from crewgate.orchestrator.dispatch import Held
 from crewgate.orchestrator.result import Dispatched
-from crewgate.spec import split_ref
+from crewgate.spec import FallbackStep, split_ref
 
 if TYPE_CHECKING:
     from crewgate.orchestrator.mission import Mission
 
 
-def run_fallback(mission: Mission, gate: MissionGate, engaged: list[str]) -> None:
+def run_fallback(mission: Mission, gate: MissionGate, engaged: list[str], *,
+                 guarded: bool = False) -> None:
+    """``guarded`` (securing a crashed mission): a step that raises is noted and the next one
+    still runs."""
     for i, fb in enumerate(mission.crew.fallback):
-        robot, skill = split_ref(fb.step)
-        stopped = mission.adapter.abort_reason()
-        if stopped is not None:  # an e-stop during the fallback: the robots stop themselves
-            mission.event(EventKind.FALLBACK, robot=robot, skill=skill,
-                          detail=f"not dispatched: {stopped}")
+        if not guarded:
+            _step(mission, gate, engaged, i, fb)
             continue
-        if fb.only_if_engaged and robot not in engaged:
-            continue
-        if not fb.applies(mission.world.robots):
-            mission.event(EventKind.FALLBACK, robot=robot, skill=skill,
-                          detail=f"skipped: {fb.when} does not hold")
-            continue
-        auth = gate.authorize_fallback(i, fb, mission.world)
-        if not auth.ok:
-            mission.event(EventKind.FALLBACK, robot=robot, skill=skill, codes=auth.verdict.codes,
-                          detail="refused by the gate",
-                          data={"problems": [p.to_json() for p in auth.verdict.problems]})
-            continue
-        record = Dispatched(i, robot, skill, dict(auth.args), [], kind="fallback",
-                            started_at=mission.now())
-        mission.result.dispatched.append(record)
-        mission.event(EventKind.FALLBACK, robot=robot, skill=skill, detail="dispatched",
-                      data={"args": dict(auth.args)})
-        outcome = mission.dispatcher.run(gate, auth)
-        record.finished(outcome, mission.t0)
+        try:
+            _step(mission, gate, engaged, i, fb)
+        except Exception as exc:
+            mission.result.journal_errors.append(f"fallback {fb.step}: {type(exc).__name__}: "
+                                                 f"{exc}")
+
+
+def _step(mission: Mission, gate: MissionGate, engaged: list[str], i: int,
+          fb: FallbackStep) -> None:
+    robot, skill = split_ref(fb.step)
+    stopped = mission.adapter.abort_reason()
+    if stopped is not None:  # an e-stop during the fallback: the robots stop themselves
+        mission.event(EventKind.FALLBACK, robot=robot, skill=skill,
+                      detail=f"not dispatched: {stopped}")
+        return
+    if fb.only_if_engaged and robot not in engaged:
+        return
+    if not fb.applies(mission.world.robots):
+        mission.event(EventKind.FALLBACK, robot=robot, skill=skill,
+                      detail=f"skipped: {fb.when} does not hold")
+        return
+    auth = gate.authorize_fallback(i, fb, mission.world)
+    if not auth.ok:
+        mission.event(EventKind.FALLBACK, robot=robot, skill=skill, codes=auth.verdict.codes,
+                      detail="refused by the gate",
+                      data={"problems": [p.to_json() for p in auth.verdict.problems]})
+        return
+    mission.event(EventKind.FALLBACK, robot=robot, skill=skill, detail="dispatched",
+                  data={"args": dict(auth.args)})
+    sent = mission.dispatcher.send(gate, auth)
+    if isinstance(sent, Held):
         mission.event(EventKind.RESULT, robot=robot, skill=skill,
-                      detail=outcome.message or ("succeeded" if outcome.succeeded else "failed"),
-                      data={"succeeded": outcome.succeeded, "fallback": True})
+                      detail=sent.outcome.message, data={"succeeded": False,
+                                                         "fallback": True, "sent": False})
+        return
+    record = Dispatched(i, robot, skill, dict(auth.args), [], kind="fallback",
+                        started_at=sent.started_at - mission.t0)
+    mission.result.dispatched.append(record)
+    outcome = mission.dispatcher.follow(gate, sent)
+    record.finished(outcome, mission.t0)
+    mission.event(EventKind.RESULT, robot=robot, skill=skill,
+                  detail=outcome.message or ("succeeded" if outcome.succeeded else "failed"),
+                  data={"succeeded": outcome.succeeded, "fallback": True})

@@ -5,6 +5,12 @@ Fail closed: under enforcement a plan with any problem moves nothing; a step ref
 run time halts the mission and no later step is dispatched. With enforcement off (the study's
 baselines) the same verdicts are computed and journaled, and every step is dispatched anyway.
 
+Every exit is a safe exit: the mission runs inside one ``try/finally``. An exception (a journal
+that times out, a printer, an adapter bug) ends it ``crashed``; SIGINT or SIGTERM end it
+``interrupted``. Either way the running command is cancelled, the safe fallback runs on the
+robots the mission engaged, and ``mission_ended`` is journaled with the cause. An interrupt is
+raised again afterwards (:class:`MissionInterrupted`, carrying the result).
+
 :class:`Orchestrator` holds what lasts across missions (crew, gate, backend, journal);
 :class:`Mission` is one run of it: its id, clock, result and journal events. The phases are
 :mod:`~crewgate.orchestrator.planning` and :mod:`~crewgate.orchestrator.execution`.
@@ -19,12 +25,19 @@ from typing import Any
 
 from crewgate.adapters.base import Adapter
 from crewgate.conditions import CONDITIONS, Condition
-from crewgate.gate import Gate
+from crewgate.gate import Gate, MissionGate
 from crewgate.journal import EventKind, Journal
 from crewgate.orchestrator.dispatch import Dispatcher
 from crewgate.orchestrator.execution import execute
 from crewgate.orchestrator.planning import plan_mission
 from crewgate.orchestrator.result import MissionResult
+from crewgate.orchestrator.safety import (
+    MissionInterrupted,
+    check_request,
+    deferred_interrupts,
+    interruptible,
+    secure,
+)
 from crewgate.planners.base import Planner
 from crewgate.spec import Crew
 from crewgate.world import World
@@ -56,12 +69,23 @@ class Orchestrator:
 
     def run(self, request: str, planner: Planner, options: MissionOptions | None = None
             ) -> MissionResult:
+        """Run one mission to its end, whatever happens on the way (see the module's doc)."""
+        check_request(request)
         mission = Mission(self, request, options or MissionOptions())
-        mission.begin(planner.name)
-        plan = plan_mission(mission, planner)
-        if plan is not None:
-            execute(mission, plan)
-        mission.finish()
+        with interruptible():
+            mission.begin(planner.name)
+            try:
+                plan = plan_mission(mission, planner)
+                if plan is not None:
+                    execute(mission, plan)
+            except BaseException as exc:
+                with deferred_interrupts():
+                    secure(mission, exc)
+                    mission.finish()
+                if not isinstance(exc, Exception):
+                    raise MissionInterrupted(mission.result) from exc
+                return mission.result
+            mission.finish()
         return mission.result
 
 
@@ -82,6 +106,9 @@ class Mission:
         self.result = MissionResult(self.id, self.crew.name, request,
                                     enforce=self.condition.enforce)
         self.t0 = self.adapter.now()  # backend time at the start; journal times count from it
+        self.session: MissionGate | None = None  # the gate's view, once execution begins
+        self.engaged: list[str] = []  # robots a command was sent to, in order
+        self.crashed = False  # from now on, journal failures are noted, not raised
 
     def now(self) -> float:
         """Seconds since the mission started, in backend time (simulated, or wall clock)."""
@@ -90,8 +117,14 @@ class Mission:
     def event(self, kind: EventKind, *, step: int | None = None, robot: str | None = None,
               skill: str | None = None, codes: Iterable[str] = (), detail: str = "",
               data: dict[str, Any] | None = None) -> None:
-        self.orch.journal.record(self.id, kind, t=self.now(), step=step, robot=robot,
-                                 skill=skill, codes=codes, detail=detail, data=data)
+        try:
+            self.orch.journal.record(self.id, kind, t=self.now(), step=step, robot=robot,
+                                     skill=skill, codes=codes, detail=detail, data=data)
+        except Exception as exc:
+            if not self.crashed:
+                raise
+            # securing a crashed mission goes on without its journal: the robots come first
+            self.result.journal_errors.append(f"{kind}: {type(exc).__name__}: {exc}")
 
     def begin(self, planner: str) -> None:
         cond = self.condition
@@ -108,7 +141,12 @@ class Mission:
         result.outcome = self.adapter.outcome()
         self.event(EventKind.MISSION_ENDED, codes=result.codes, detail=result.status,
                    data={"status": result.status, "reason": result.reason})
-        self.orch.journal.end_mission(self.id, result.status, result.codes)
+        try:
+            self.orch.journal.end_mission(self.id, result.status, result.codes)
+        except Exception as exc:
+            if not self.crashed:
+                raise
+            result.journal_errors.append(f"end_mission: {type(exc).__name__}: {exc}")
 
 
-__all__ = ["Mission", "MissionOptions", "Orchestrator", "new_mission_id"]
+__all__ = ["Mission", "MissionInterrupted", "MissionOptions", "Orchestrator", "new_mission_id"]

@@ -12,7 +12,9 @@ from crewgate.plan import Plan
 if TYPE_CHECKING:
     from crewgate.orchestrator.dispatch import StepOutcome
 
-Status = Literal["completed", "refused", "halted"]
+# completed: ran to the end of the plan; refused: nothing moved; halted: stopped by a refusal, a
+# failure or an e-stop; crashed: an exception inside the mission; interrupted: SIGINT, SIGTERM
+Status = Literal["completed", "refused", "halted", "crashed", "interrupted"]
 Stage = Literal["plan", "dispatch", "skip"]
 
 
@@ -104,6 +106,7 @@ class MissionResult:
     planning_s: float = 0.0
     execution_s: float = 0.0  # backend time from first dispatch to the end
     planner_error: str | None = None
+    journal_errors: list[str] = field(default_factory=list)  # writes lost while securing a crash
 
     @property
     def clean(self) -> bool:
@@ -135,6 +138,7 @@ class MissionResult:
             "planning_s": round(self.planning_s, 6),
             "execution_s": round(self.execution_s, 3),
             "planner_error": self.planner_error,
+            "journal_errors": self.journal_errors,
         }
 
 

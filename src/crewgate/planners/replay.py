@@ -20,6 +20,7 @@ from typing import Any, Self
 from pydantic import Field
 
 from crewgate.errors import InputFileError, PlannerError
+from crewgate.limits import MAX_RECORDS_CHARS, read_text
 from crewgate.plan import parse_plan
 from crewgate.planners.base import Planner, PlanningRequest, Proposal
 from crewgate.planners.options import PlannerOptions
@@ -89,12 +90,7 @@ class ReplayPlanner(Planner):
 
 def read_records(path: Path) -> list[Record]:
     """Records of a replay file; a bad line is a UserError naming the file and line."""
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except FileNotFoundError:
-        raise InputFileError(f"replay file {str(path)!r} does not exist") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputFileError(f"cannot read replay file {str(path)!r}: {exc}") from exc
+    lines = read_text(path, "replay file", MAX_RECORDS_CHARS).splitlines()
     records = []
     for number, line in enumerate(lines, 1):
         if not line.strip():

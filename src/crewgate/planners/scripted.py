@@ -14,7 +14,8 @@ from typing import Any, Self
 
 from pydantic import Field
 
-from crewgate.errors import InputFileError, PlannerError
+from crewgate.errors import PlannerError
+from crewgate.limits import MAX_PLAN_CHARS, read_text
 from crewgate.plan import parse_plan
 from crewgate.planners.base import Planner, PlanningRequest, Proposal
 from crewgate.planners.options import PlannerOptions
@@ -58,14 +59,5 @@ class ScriptedPlanner(Planner):
 
 
 def read_plan_file(path: Path) -> str:
-    """The text of a plan file ('-' reads standard input)."""
-    if str(path) == "-":
-        import sys
-
-        return sys.stdin.read()
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputFileError(f"plan file {str(path)!r} does not exist") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputFileError(f"cannot read plan file {str(path)!r}: {exc}") from exc
+    """The text of a plan file ('-' reads standard input), bounded like any planner output."""
+    return read_text(path, "plan file", MAX_PLAN_CHARS)

@@ -168,6 +168,13 @@ class Ros2Adapter(Adapter):
     def abort_reason(self) -> str | None:
         return self.estop
 
+    def not_ready(self, robot: str) -> str | None:
+        """Judged afresh from the last heartbeat, not from the liveness timer's last round."""
+        if robot in self.crew.robots and self._silent(robot, since=-math.inf):
+            return (f"robot {robot!r} has not been heard for more than "
+                    f"{self.crew.robots[robot].liveness_timeout_s:g} s")
+        return super().not_ready(robot)
+
     def connect(self, robots: list[str], timeout_s: float) -> list[str]:
         """Wait until every robot has been heard; the ones still silent at the deadline."""
         deadline = time.monotonic() + timeout_s

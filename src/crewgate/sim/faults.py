@@ -26,7 +26,7 @@ KINDS = ("robot_unavailable", "nan_fix", "missed_detection", "stale_fix", "fix_o
          "skill_failure", "adapter_timeout")
 
 _UNAVAILABLE = re.compile(r"^robot_unavailable:(\w+)(?:@(\w+))?$")
-_OFFSET = re.compile(r"^fix_offset:\s*([-+]?[\d.]+)\s*,\s*([-+]?[\d.]+)$")
+_OFFSET = re.compile(r"^fix_offset:\s*([^,\s]{1,32})\s*,\s*([^,\s]{1,32})$")
 _SKILL = re.compile(r"^(skill_failure|adapter_timeout):(\w+)\.(\w+)$")
 
 
@@ -76,9 +76,7 @@ def parse_faults(specs: Iterable[str], crew: Crew) -> Faults:
                                     f"{skill!r}")
                 drop_on.append((robot, skill))
         elif m := _OFFSET.match(spec):
-            offset = (float(m[1]), float(m[2]))
-            if not all(math.isfinite(v) for v in offset):
-                raise UserError(f"fault {spec!r}: give finite X,Y (use nan_fix for NaN)")
+            offset = (_coordinate(m[1], spec), _coordinate(m[2], spec))
         elif m := _SKILL.match(spec):
             robot, skill = m[2], m[3]
             _robot(crew, robot, spec)
@@ -94,6 +92,17 @@ def parse_faults(specs: Iterable[str], crew: Crew) -> Faults:
                 "adapter_timeout:ROBOT.SKILL")
     return Faults(frozenset(down), tuple(drop_on), flags["nan_fix"], flags["missed_detection"],
                   flags["stale_fix"], offset, frozenset(failing), frozenset(hanging), tuple(kept))
+
+
+def _coordinate(text: str, spec: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise UserError(f"fault {spec!r}: {text!r} is not a number; write fix_offset:X,Y with "
+                        "two numbers, e.g. fix_offset:4.5,5") from None
+    if not math.isfinite(value):
+        raise UserError(f"fault {spec!r}: give finite X,Y (use nan_fix for NaN)")
+    return value
 
 
 def _robot(crew: Crew, robot: str, spec: str) -> None:

@@ -1,15 +1,27 @@
-"""Shared building blocks of the spec models: the strict base model and small value types."""
+"""Shared building blocks of the spec models: the strict base model (unknown keys refused, every
+number finite), problems found with their paths, and small value types."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from contextvars import ContextVar
 from functools import cached_property
-from typing import Annotated, Any, ClassVar, Self
+from typing import Annotated, Any, ClassVar, Self, get_args
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ModelWrapValidatorHandler,
+    ValidationError,
+    model_validator,
+)
+from pydantic_core import ErrorDetails, InitErrorDetails, PydanticCustomError
+from pydantic_core.core_schema import ErrorType
 
 from crewgate.codes import Code
+from crewgate.spec.finite import non_finite_message, non_finite_numbers, not_finite
 
 # A scalar value as YAML and JSON carry it.
 Scalar = bool | int | float | str | None
@@ -50,12 +62,63 @@ class Sentinel:
         return self._name
 
 
+class SpecProblems(ValueError):
+    """Raised by a spec model's validator with every problem it found, each with its path from
+    that model (the loader prefixes where the model sits in the file)."""
+
+    def __init__(self, problems: Sequence[tuple[SpecPath, str]]) -> None:
+        self.problems = list(problems)
+        super().__init__("; ".join(f"{'.'.join(map(str, p))}: {m}" for p, m in self.problems))
+
+
+_KNOWN_ERRORS = frozenset(get_args(ErrorType))
+# Set while a spec model's data is being validated: the outermost model has walked all of it.
+_WALKED: ContextVar[bool] = ContextVar("crewgate_spec_walked", default=False)
+
+
+def init_error(error: ErrorDetails, prefix: SpecPath = ()) -> InitErrorDetails:
+    """A pydantic error as it can be raised again (under ``prefix``), custom types included."""
+    known = error["type"] in _KNOWN_ERRORS
+    out: InitErrorDetails = {
+        "type": error["type"] if known else PydanticCustomError(error["type"], error["msg"]),
+        "loc": (*prefix, *error["loc"]), "input": error["input"]}
+    if known and "ctx" in error:
+        out["ctx"] = error["ctx"]
+    return out
+
+
 class SpecModel(BaseModel):
-    """Base of every spec model: unknown keys are errors, instances are immutable. Values derived
+    """Base of every spec model: unknown keys are errors, every number is finite (a spec can only
+    narrow the gate, see :mod:`crewgate.spec.finite`), instances are immutable. Values derived
     from a model's fields may be cached (``functools.cached_property``); a copy drops them, so
     that ``model_copy(update=...)`` never carries a value derived from the fields it replaced."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True,
+                              allow_inf_nan=False)
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _finite_numbers(cls, data: Any, handler: ModelWrapValidatorHandler[Self]) -> Self:
+        """Refuse every number that is not finite, in this model's data and all it holds (the
+        outermost model walks it once), with the other problems of the data."""
+        if _WALKED.get():
+            return handler(data)
+        found = list(non_finite_numbers(data))
+        token = _WALKED.set(True)
+        try:
+            model = handler(data)
+        except ValidationError as exc:
+            if not found:
+                raise
+            # a value reported here fails its field too (once per branch of a union): say it once
+            rest = [init_error(e) for e in exc.errors() if not_finite(e["input"]) is None]
+            raise ValidationError.from_exception_data(
+                cls.__name__, [*_non_finite_errors(found), *rest]) from None
+        finally:
+            _WALKED.reset(token)
+        if found:
+            raise ValidationError.from_exception_data(cls.__name__, _non_finite_errors(found))
+        return model
 
     def model_copy(self, *, update: Mapping[str, Any] | None = None,
                    deep: bool = False) -> Self:
@@ -65,6 +128,11 @@ class SpecModel(BaseModel):
                 if isinstance(attribute, cached_property):
                     copy.__dict__.pop(name, None)
         return copy
+
+
+def _non_finite_errors(found: list[tuple[SpecPath, str]]) -> list[InitErrorDetails]:
+    return [{"type": PydanticCustomError("non_finite_number", non_finite_message(shown)),
+             "loc": path, "input": shown} for path, shown in found]
 
 
 def is_name(text: str) -> bool:

@@ -12,12 +12,14 @@ from typing import Any, TypeVar
 
 from pydantic import Field, ModelWrapValidatorHandler, ValidationError, model_validator
 from pydantic.json_schema import SkipJsonSchema
-from pydantic_core import ErrorDetails, InitErrorDetails
+from pydantic_core import InitErrorDetails
 
 from crewgate.errors import did_you_mean
-from crewgate.spec.base import Name, SpecModel, SpecPath, split_ref
+from crewgate.spec.base import Name, SpecModel, SpecPath, SpecProblems, init_error, split_ref
+from crewgate.spec.contracts import contract_problems
 from crewgate.spec.expressions import Condition, Ref
 from crewgate.spec.fallback import FallbackStep
+from crewgate.spec.naming import name_problems
 from crewgate.spec.params import CrewContext, on_new_kind
 from crewgate.spec.places import Areas, Binding, CrewObject, Location
 from crewgate.spec.robots import Robot, Skill
@@ -28,12 +30,9 @@ Path = SpecPath
 S = TypeVar("S", bound=Section)
 
 
-class CrossReferenceError(ValueError):
-    """Raised by Crew validation with every broken reference and its path."""
-
-    def __init__(self, problems: list[tuple[Path, str]]) -> None:
-        self.problems = problems
-        super().__init__("; ".join(f"{'.'.join(map(str, p))}: {m}" for p, m in problems))
+class CrossReferenceError(SpecProblems):
+    """Raised by Crew validation with every broken reference, ambiguous name and unsatisfiable
+    contract, each with its path."""
 
 
 class Crew(SpecModel):
@@ -55,6 +54,14 @@ class Crew(SpecModel):
     fallback: list[FallbackStep] = Field(
         default_factory=list, description="The safe fallback run when a mission halts."
     )
+    max_steps: int = Field(
+        64, ge=1, le=1000,
+        description="The longest plan the gate reads; a longer one is refused whole. Every "
+        "workflow's required steps and min_steps must fit in it.")
+    dispatch_window_s: float = Field(
+        0.5, gt=0, le=10,
+        description="How long an authorization stays valid: a step not sent within this many "
+        "seconds of its authorization must be authorized again.")
     sections: SkipJsonSchema[dict[str, Section]] = Field(
         default_factory=dict, exclude=True,
         description="The backends' sections (sim, ros2 ...), by top-level key; read with "
@@ -76,7 +83,7 @@ class Crew(SpecModel):
             try:
                 sections[key] = model.model_validate(data[key])
             except ValidationError as exc:
-                errors += [_at(key, e) for e in exc.errors()]
+                errors += [init_error(e, (key,)) for e in exc.errors()]
         core = {k: v for k, v in data.items() if k not in known}
         if "sections" in core:
             errors.append({"type": "extra_forbidden", "loc": ("sections",),
@@ -85,7 +92,7 @@ class Crew(SpecModel):
             crew = handler({**core, "sections": sections})
         except ValidationError as exc:
             raise ValidationError.from_exception_data(
-                cls.__name__, [*[_at(None, e) for e in exc.errors()], *errors]) from None
+                cls.__name__, [*[init_error(e) for e in exc.errors()], *errors]) from None
         if errors:
             raise ValidationError.from_exception_data(cls.__name__, errors)
         return crew
@@ -118,12 +125,19 @@ class Crew(SpecModel):
 
 
 def _problems(crew: Crew) -> Iterator[tuple[Path, str]]:
-    yield from _alias_problems(crew)
+    yield from name_problems(crew)
+    for lname, location in crew.locations.items():
+        x, y = location.pose[:2]
+        if not crew.area.allows(x, y):  # the area rule would not hold for a plan naming it
+            yield ("locations", lname, "pose"), (
+                f"({x:g}, {y:g}) is outside the operational area or inside a keep-out zone, "
+                "where no plan may send a robot; move the location or widen the area")
     for rname, robot in crew.robots.items():
         for sname, skill in robot.skills.items():
             yield from _skill_problems(crew, rname, sname, skill)
     for wname, wf in crew.workflows.items():
         yield from _workflow_problems(crew, wname, wf)
+        yield from contract_problems(crew, wname, wf)
     for i, fb in enumerate(crew.fallback):
         rname, sname = split_ref(fb.step)
         if crew.skill(rname, sname) is None:
@@ -137,18 +151,6 @@ def _problems(crew: Crew) -> Iterator[tuple[Path, str]]:
 def unknown_name(kind: str, name: str, known: Mapping[str, object] | list[str]) -> str:
     """"unknown robot 'x' (did you mean ...)", for cross-reference problems."""
     return f"unknown {kind} {name!r}{did_you_mean(name, list(known))}"
-
-
-def _alias_problems(crew: Crew) -> Iterator[tuple[Path, str]]:
-    seen: dict[str, str] = {}
-    for section, entries in (("locations", crew.locations), ("objects", crew.objects)):
-        for name, entry in entries.items():
-            for i, word in enumerate([name.replace("_", " "), *entry.aliases]):
-                key = " ".join(word.lower().replace("_", " ").split())
-                if key in seen and seen[key] != name:
-                    path: Path = (section, name) if i == 0 else (section, name, "aliases", i - 1)
-                    yield path, f"{word!r} already names {seen[key]!r}; names must be unambiguous"
-                seen[key] = name
 
 
 def _skill_problems(crew: Crew, rname: str, sname: str, skill: Skill) -> Iterator[tuple[Path, str]]:
@@ -228,16 +230,6 @@ def _workflow_problems(crew: Crew, wname: str, wf: Workflow) -> Iterator[tuple[P
             if arg.from_request and not param.stated:
                 yield apath, (f"from_request: a {param.type} parameter is never stated in a "
                               "request")
-
-
-def _at(key: str | None, error: ErrorDetails) -> InitErrorDetails:
-    """A pydantic error as raised again, under ``key`` when it comes from a section."""
-    out: InitErrorDetails = {"type": error["type"],
-                             "loc": error["loc"] if key is None else (key, *error["loc"]),
-                             "input": error["input"]}
-    if "ctx" in error:
-        out["ctx"] = error["ctx"]
-    return out
 
 
 def _rebuild() -> None:

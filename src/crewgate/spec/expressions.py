@@ -25,6 +25,7 @@ from pydantic import PlainSerializer, PlainValidator, WithJsonSchema
 
 from crewgate.codes import Code, Findings
 from crewgate.spec.base import Rule, Scalar, Sentinel
+from crewgate.spec.finite import non_finite_message, not_finite
 
 # Robot state as checks read it: robot -> field -> value (live, or predicted during validation).
 State = Mapping[str, Mapping[str, Any]]
@@ -150,6 +151,9 @@ def parse_condition(text: object) -> Condition:
     raw = match["value"]
     ref = _REF_RE.match(raw)
     value: Scalar | Ref = Ref(ref["name"], ref["robot"]) if ref else parse_scalar(raw)
+    shown = not_finite(value)
+    if shown is not None:
+        raise ValueError(f"condition {text!r}: {non_finite_message(shown)}")
     op: Op = match["op"]  # type: ignore[assignment]  # the regex admits only these
     if op not in ("==", "!=") and not isinstance(value, int | float | Ref):
         raise ValueError(f"condition {text!r} orders a non-number {raw!r}; use == or !=")
@@ -157,6 +161,9 @@ def parse_condition(text: object) -> Condition:
 
 
 def parse_effect_value(value: object) -> Scalar | Ref:
+    shown = not_finite(value)
+    if shown is not None:
+        raise ValueError(non_finite_message(shown))
     if isinstance(value, str):
         ref = _REF_RE.match(value.strip())
         if ref:

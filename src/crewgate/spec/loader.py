@@ -12,7 +12,10 @@ import yaml
 from pydantic import ValidationError
 
 from crewgate.errors import InputFileError, NotFoundError, SpecError, did_you_mean
-from crewgate.spec.crew import Crew, CrossReferenceError
+from crewgate.limits import MAX_SPEC_CHARS, read_text
+from crewgate.spec.base import SpecProblems
+from crewgate.spec.crew import Crew
+from crewgate.spec.finite import non_finite_message, not_finite
 from crewgate.spec.params import PARAM_KINDS
 from crewgate.spec.sections import registered_sections
 
@@ -56,11 +59,7 @@ def load_crew_file(path: Path) -> Crew:
 
 @lru_cache(maxsize=32)
 def _load_file(path: str, mtime_ns: int, size: int) -> Crew:
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputFileError(f"cannot read crew spec {path!r}: {exc}") from exc
-    return parse_crew(text, path)
+    return parse_crew(read_text(Path(path), "crew spec", MAX_SPEC_CHARS), path)
 
 
 _Base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: 10x faster
@@ -105,13 +104,18 @@ def _describe(exc: ValidationError, root: yaml.Node | None) -> list[str]:
     problems: list[str] = []
     for err in exc.errors():
         cause = err.get("ctx", {}).get("error")
-        if isinstance(cause, CrossReferenceError):
-            for path, message in cause.problems:
-                problems.append(_line(root, path) + f"{_dotted(path)}: {message}")
+        if isinstance(cause, SpecProblems):  # found by a model, with paths from where it sits
+            where = _real_path(root, err["loc"])
+            for part, message in cause.problems:
+                path = (*where, *part)
+                problems.append(_line(root, path) + f"{_dotted(path) or '(top level)'}: "
+                                f"{message}")
             continue
         path = _real_path(root, err["loc"])
         message = err["msg"].removeprefix("Value error, ")
-        if err["type"] == "extra_forbidden":
+        if err["type"] == "finite_number":  # a word or a string pydantic reads as one
+            message = non_finite_message(not_finite(err["input"]) or str(err["input"]))
+        elif err["type"] == "extra_forbidden":
             message = (f"unknown field{did_you_mean(str(path[-1]), _field_names())}; "
                        "`crewgate spec docs` lists every field")
         elif err["type"] == "missing":

@@ -148,7 +148,8 @@ class Binding(SpecModel, Rule):
     """A value that only exists at run time (the victim fix), and the rules it must pass."""
 
     codes: ClassVar[frozenset[Code]] = frozenset(
-        {Code.NO_TARGET_FIX, Code.STALE_BINDING, Code.BINDING_OUT_OF_BOUNDS})
+        {Code.NO_TARGET_FIX, Code.STALE_BINDING, Code.FUTURE_BINDING,
+         Code.BINDING_OUT_OF_BOUNDS})
 
     type: Literal["point"] = Field("point", description="Kind of value; [x, y] in the crew frame.")
     description: str = Field("", description="Shown to the planner.")
@@ -159,6 +160,10 @@ class Binding(SpecModel, Rule):
     min_confidence: float | None = Field(
         None, ge=0, le=1, description="Refuse a value reported with lower confidence."
     )
+    max_skew_s: float = Field(
+        0.5, ge=0, le=60,
+        description="Clock skew tolerated between the publisher and the gate: a value stamped "
+        "later than now plus this is refused at dispatch (future_binding), whatever its age.")
 
     def describe(self, name: str, producers: Sequence[str]) -> str:
         rules = ["present", "finite"]
@@ -168,6 +173,7 @@ class Binding(SpecModel, Rule):
             rules.append(f"at most {self.max_age_s:g} s old")
         if self.min_confidence is not None:
             rules.append(f"confidence >= {self.min_confidence:g}")
+        rules.append(f"stamped at most {self.max_skew_s:g} s in the future")
         desc = self.description.strip()
         desc = f"{desc}{'' if desc.endswith(('.', '!', '?')) else '.'} " if desc else ""
         by = ", ".join(producers) or "the backend"
@@ -177,8 +183,9 @@ class Binding(SpecModel, Rule):
 
     def check(self, name: str, reading: Reading | None, now: float, areas: Areas,
               f: Findings) -> bool:
-        """Presence, finiteness, confidence, area and freshness of a runtime value; every rule
-        that can be judged is judged (an absent value can only be absent)."""
+        """Presence, finiteness, confidence, area and freshness (not too old, not from the
+        future) of a runtime value; every rule that can be judged is judged (an absent value
+        can only be absent)."""
         if reading is None or reading.value is None:
             f.add(Code.NO_TARGET_FIX, f"no {name} has been published")
             return False
@@ -197,7 +204,14 @@ class Binding(SpecModel, Rule):
                 f.add(Code.BINDING_OUT_OF_BOUNDS, f"{name} ({x:g}, {y:g}) is outside the "
                       "operational area or inside a keep-out zone")
                 ok = False
-        if self.max_age_s is not None:
+        ahead = reading.stamp - now
+        if not ahead <= self.max_skew_s:  # NaN included: a stamp that is no time is no fresher
+            when = (f"{ahead:.1f} s ahead of the gate's clock" if math.isfinite(ahead)
+                    else f"at {reading.stamp}, which is not a time")
+            f.add(Code.FUTURE_BINDING, f"{name} is stamped {when} (clock skew tolerated: "
+                  f"{self.max_skew_s:g} s)")
+            ok = False
+        elif self.max_age_s is not None:
             age = now - reading.stamp
             if not math.isfinite(age) or age > self.max_age_s:
                 f.add(Code.STALE_BINDING, f"{name} is {age:.1f} s old (max {self.max_age_s:g} s)")

@@ -13,11 +13,12 @@ from collections.abc import Collection, Mapping, Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from crewgate.codes import Code, Findings
-from crewgate.spec.base import Name, Range, Rule, SpecModel, StepRef
+from crewgate.spec.base import Name, Range, Rule, SpecModel, SpecProblems, StepRef
 from crewgate.spec.cardinality import Cardinality, CardinalityField
+from crewgate.spec.contracts import workflow_problems
 from crewgate.spec.params import CrewContext
 from crewgate.text.request import RequestFacts
 
@@ -41,6 +42,13 @@ class ArgRule(SpecModel, Rule):
     )
     range: Range | None = Field(None, description="A tighter numeric range for this workflow.")
     required: bool = Field(False, description="The argument must be given in this workflow.")
+
+    @field_validator("range")
+    @classmethod
+    def _ordered(cls, value: tuple[float, float] | None) -> tuple[float, float] | None:
+        if value is not None and value[0] > value[1]:
+            raise ValueError(f"range [{value[0]:g}, {value[1]:g}] is empty; write [low, high]")
+        return value
 
     def describe(self, param: str) -> str:
         parts: list[str] = []
@@ -93,6 +101,14 @@ class StepRule(SpecModel, Rule):
     )
     args: dict[Name, ArgRule] = Field(default_factory=dict, description="Argument rules.")
     description: str = Field("", description="Why this step is here, shown to the planner.")
+
+    @field_validator("count")
+    @classmethod
+    def _possible(cls, value: Cardinality) -> Cardinality:
+        if value.high == 0:
+            raise ValueError("count 0 allows the step no occurrence; remove the step from the "
+                             "workflow instead")
+        return value
 
     def describe(self, ref: str) -> str:
         line = f"- {ref}: {self.count.describe()}"
@@ -164,10 +180,9 @@ class Workflow(SpecModel, Rule):
 
     @model_validator(mode="after")
     def _check(self) -> Workflow:
-        for rule in self.order:
-            for ref in (rule.first, rule.then):
-                if ref not in self.steps:
-                    raise ValueError(f"order rule names {ref!r}, which is not a step of it")
+        problems = list(workflow_problems(self))
+        if problems:
+            raise SpecProblems(problems)
         return self
 
     @cached_property

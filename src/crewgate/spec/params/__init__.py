@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
+from crewgate.jsonsafe import quoted
 from crewgate.spec.params.base import (
     INVALID,
     MISSING,
@@ -24,7 +25,6 @@ from crewgate.spec.params.base import (
     ParamKind,
     Slot,
     on_new_kind,
-    quoted,
     register_kind,
     unregister_kind,
 )

@@ -200,24 +200,6 @@ def _literal(value: object) -> str:
     return str(value)
 
 
-def quoted(raw: Any) -> str:
-    """A refused plan value as details quote it: bounded, never a huge or deeply nested repr."""
-    if isinstance(raw, str):
-        return repr(raw if len(raw) <= 40 else raw[:40] + "...")
-    if isinstance(raw, bool | float) or raw is None:
-        return repr(raw)
-    if isinstance(raw, int):
-        small = raw.bit_length() <= 64
-        return repr(raw) if small else "an integer too large to be a number"
-    if isinstance(raw, list | tuple) and len(raw) <= 8 and all(
-            isinstance(v, bool | int | float | str) or v is None for v in raw):
-        return "[" + ", ".join(quoted(v) for v in raw) + "]"
-    return f"a JSON {_JSON_NAMES.get(type(raw), type(raw).__name__)}"
-
-
-_JSON_NAMES: dict[type, str] = {dict: "object", list: "array", tuple: "array"}
-
-
 def number_text(value: float | None) -> str:
     """A bound as details write it (None: unbounded below)."""
     return "-inf" if value is None else f"{value:g}"

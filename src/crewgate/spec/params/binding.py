@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 from pydantic import Field
 
 from crewgate.codes import Code, Findings
+from crewgate.jsonsafe import quoted
 from crewgate.spec.base import Name, SpecPath
 from crewgate.spec.params.base import (
     INVALID,
     CrewContext,
     JsonSchema,
     ParamKind,
-    quoted,
     register_kind,
 )
 from crewgate.text.request import RequestFacts

@@ -7,13 +7,13 @@ from typing import Any, ClassVar, Literal
 from pydantic import Field, model_validator
 
 from crewgate.codes import Code, Findings
+from crewgate.jsonsafe import quoted
 from crewgate.spec.params.base import (
     INVALID,
     CrewContext,
     FillRequest,
     JsonSchema,
     ParamKind,
-    quoted,
     register_kind,
 )
 from crewgate.text.request import RequestFacts

@@ -12,6 +12,7 @@ from typing import Any, ClassVar, Literal
 from pydantic import Field, model_validator
 
 from crewgate.codes import Code, Findings
+from crewgate.jsonsafe import quoted
 from crewgate.spec.base import Name
 from crewgate.spec.params.base import (
     INVALID,
@@ -22,7 +23,6 @@ from crewgate.spec.params.base import (
     Offer,
     ParamKind,
     Slot,
-    quoted,
     register_kind,
 )
 from crewgate.spec.params.numbers import as_number

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 from pydantic import Field
 
 from crewgate.codes import Code, Findings
+from crewgate.jsonsafe import quoted
 from crewgate.spec.base import Name, SpecPath
 from crewgate.spec.params.base import (
     INVALID,
@@ -19,7 +20,6 @@ from crewgate.spec.params.base import (
     Offer,
     ParamKind,
     Slot,
-    quoted,
     register_kind,
 )
 from crewgate.text.phrases import DEST, OBJECT, SOURCE, candidates, quote

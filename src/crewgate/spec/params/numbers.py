@@ -8,6 +8,7 @@ from typing import Any, ClassVar, Literal
 from pydantic import Field, model_validator
 
 from crewgate.codes import Code, Findings
+from crewgate.jsonsafe import quoted
 from crewgate.spec.params.base import (
     INVALID,
     CrewContext,
@@ -15,7 +16,6 @@ from crewgate.spec.params.base import (
     JsonSchema,
     ParamKind,
     number_text,
-    quoted,
     register_kind,
 )
 from crewgate.text.phrases import attached_number

@@ -1,0 +1,131 @@
+"""Every input is hostile until parsed: any plan text or JSON value gets a verdict with codes,
+never an exception; over-limit input is refused naming the bound; data printed by the CLI is
+never read as markup; files are read within their bounds."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from crewgate.api import check_plan, run_mission
+from crewgate.errors import UserError
+from crewgate.limits import MAX_PLAN_CHARS, MAX_PLAN_STEPS, MAX_REQUEST_CHARS
+from crewgate.planners import ScriptedPlanner
+from crewgate.spec import Crew
+from tests.cli.support import assert_clean_failure, crewgate
+
+REQ = "Drive the rover to position x 3.0, y -2.0."
+
+
+def _step(args: Any) -> str:
+    return ('{"workflow": "dispatch_only", "steps": [{"robot": "tb3", "skill": "navigate_to", '
+            f'"args": {args}}}]}}')
+
+
+# (raw plan text, the codes of its one step or of the plan)
+HOSTILE: dict[str, tuple[str, list[str]]] = {
+    "an integer of 400 digits": (_step('{"x": 1' + "0" * 400 + ', "y": -2}'),
+                                 ["bad_argument"]),
+    "an integer of 5,001 digits": (_step('{"x": 1' + "0" * 5000 + ', "y": -2}'),
+                                   ["malformed_plan"]),
+    "NaN and Infinity": (_step('{"x": NaN, "y": Infinity}'), ["bad_argument"]),
+    "1e400": (_step('{"x": 1e400, "y": -2}'), ["bad_argument"]),
+    "arrays nested 5,000 deep": (_step('{"x": ' + "[" * 5000 + "]" * 5000 + ', "y": -2}'),
+                                 ["malformed_plan"]),
+    "arrays nested 20 deep": (_step('{"x": ' + "[" * 20 + "]" * 20 + ', "y": -2}'),
+                              ["malformed_plan"]),
+    "a string for a number": (_step('{"x": "three", "y": -2}'), ["bad_argument"]),
+    "markup and control characters": (
+        '{"workflow": "[bold]x[/]", "steps": [{"robot": "[/]\\u0000", "skill": "\\u001b[2J", '
+        '"args": {}}]}', ["unknown_workflow"]),
+    "a robot name of 10,000 characters": (
+        '{"workflow": "dispatch_only", "steps": [{"robot": "' + "r" * 10_000 + '", "skill": '
+        '"navigate_to", "args": {}}]}', ["malformed_plan"]),
+    "1,000 arguments": (_step(json.dumps({f"a{i}": i for i in range(1000)})), ["malformed_plan"]),
+    "no JSON at all": ("{" * 100_000, ["malformed_plan"]),
+    "text longer than the bound": ("x" * (MAX_PLAN_CHARS + 1), ["malformed_plan"]),
+}
+
+
+@pytest.mark.parametrize("name", HOSTILE)
+def test_any_plan_text_gets_a_verdict(sar: Crew, name: str) -> None:
+    raw, codes = HOSTILE[name]
+    start = time.perf_counter()
+    verdict = check_plan(sar, raw, REQ)
+    assert time.perf_counter() - start < 5
+    assert not verdict.accepted
+    found = [p.code.value for p in verdict.problems] or [c for s in verdict.steps
+                                                         for c in s.codes]
+    assert found[:len(codes)] == codes, verdict.to_json()
+    json.dumps(verdict.to_json(), allow_nan=False)  # what the CLI prints and the journal keeps
+    assert all(len(p.detail) < 2_000 for p in verdict.all_problems)
+
+
+def test_a_plan_longer_than_the_crew_allows_is_refused_unread(sar: Crew) -> None:
+    step = {"robot": "iris", "skill": "land", "args": {}}
+    verdict = check_plan(sar, {"workflow": "abort", "steps": [step] * (sar.max_steps + 1)},
+                         "Land the drone.")
+    assert [p.code.value for p in verdict.problems] == ["plan_too_long"]
+    assert verdict.steps == ()
+    huge = check_plan(sar, {"workflow": "abort", "steps": [step] * (MAX_PLAN_STEPS + 1)},
+                      "Land the drone.")
+    assert [p.code.value for p in huge.problems] == ["malformed_plan"]
+
+
+@pytest.mark.parametrize(("request_text", "message"), [
+    ("", "the request is empty; say what the crew should do"),
+    ("   \n", "the request is empty; say what the crew should do"),
+    ("x" * (MAX_REQUEST_CHARS + 1), f"the request is {MAX_REQUEST_CHARS + 1:,} characters long; "
+     f"crewgate reads requests of at most {MAX_REQUEST_CHARS:,} (say it in fewer words)"),
+])
+def test_a_request_outside_the_bounds_is_a_user_error(sar: Crew, request_text: str,
+                                                      message: str) -> None:
+    with pytest.raises(UserError) as caught:
+        run_mission(sar, request_text, ScriptedPlanner(["{}"]), journal=":memory:")
+    assert str(caught.value) == message
+
+
+# -- through the CLI -----------------------------------------------------------------------------
+
+MARKUP_PLAN = ('{"workflow": "dispatch_only[/]", "steps": [{"robot": "tb3", "skill": '
+               '"navigate_to", "args": {"x": "[bold red]3", "y": -2.0}}]}')
+MARKUP_REQUEST = "Drive the rover to position x 3.0, y -2.0. [/] [link=file:///etc]x[/link]"
+
+
+def test_markup_in_plans_and_requests_is_printed_as_written(journal_path: Path,
+                                                             tmp_path: Path) -> None:
+    plan = tmp_path / "plan.json"
+    plan.write_text(MARKUP_PLAN, encoding="utf-8")
+    checked = crewgate("check", "sar", "--plan", plan, "--request", MARKUP_REQUEST,
+                       journal=journal_path)
+    assert checked.rc == 1, str(checked)
+    assert "dispatch_only[/]" in checked.stdout
+    ran = crewgate("run", "sar", MARKUP_REQUEST, "--plan", plan, journal=journal_path)
+    assert ran.rc == 1, str(ran)
+    assert "Traceback" not in ran.stderr + ran.stdout
+    assert "[link=file:///etc]x[/link]" in ran.stdout
+    traced = crewgate("trace", journal=journal_path)
+    assert traced.rc == 0, str(traced)
+    assert "[link=file:///etc]x[/link]" in traced.stdout
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["run", "sar", ""], "error: the request is empty; say what the crew should do"),
+    (["run", "sar", "x", "--fault", "fix_offset:1.2.3,4"],
+     "error: fault 'fix_offset:1.2.3,4': '1.2.3' is not a number; write fix_offset:X,Y with two "
+     "numbers, e.g. fix_offset:4.5,5"),
+    (["check", "sar", "--plan", "/dev/zero", "--request", "x"],
+     f"error: plan file '/dev/zero' is longer than {MAX_PLAN_CHARS:,} characters; crewgate does "
+     "not read it"),
+])
+def test_bad_input_on_the_command_line_is_a_clean_error(journal_path: Path, args: list[str],
+                                                        message: str) -> None:
+    start = time.perf_counter()
+    run = crewgate(*args, journal=journal_path)
+    assert time.perf_counter() - start < 10
+    assert_clean_failure(run)
+    assert run.stderr.strip() == message
