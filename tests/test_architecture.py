@@ -116,7 +116,7 @@ def test_the_cli_starts_without_loading_the_crew_spec() -> None:
     spec (pydantic) nor a planner; each command imports what it needs when it runs."""
     code = ("import sys\n"
             "from crewgate.cli import (app, check, estop, evaluate, inspect, node, plan, plugins,"
-            " run, trace)\n"
+            " recover, run, status, trace)\n"
             "loaded = sorted(m for m in ('pydantic', 'crewgate.spec', 'crewgate.planners', "
             "'crewgate.gate', 'numpy') if m in sys.modules)\n"
             "assert loaded == [], loaded")

@@ -225,6 +225,16 @@ class Journal:
                 "FROM missions ORDER BY started_wall DESC LIMIT ?", (limit,)).fetchall()
         return [_mission(r) for r in rows]
 
+    def unfinished(self, crew: str) -> list[MissionRecord]:
+        """The crew's missions with no end (their process stopped without closing them),
+        oldest first."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT mission_id, crew, request, started_wall, ended_wall, status, codes, meta "
+                "FROM missions WHERE crew = ? AND ended_wall IS NULL ORDER BY started_wall",
+                (crew,)).fetchall()
+        return [_mission(r) for r in rows]
+
     def events(self, mission_id: str) -> list[Event]:
         with self._lock:
             rows = self._db.execute(

@@ -53,6 +53,9 @@ def parse_options(kind: str, plugin: str, model: type[Model], values: Mapping[st
             takes = ", ".join(known) if known else "none"
             hint = f" ({hints[key]})" if hints and key in hints else did_you_mean(key, known)
             raise UserError(f"{kind} {plugin} takes no option {key!r}{hint}; it takes: {takes}")
+    for key, value in given.items():  # one value for a list option is a list of one
+        if isinstance(value, str) and get_origin(model.model_fields[key].annotation) is list:
+            given[key] = [value]
     try:
         return model.model_validate(given)
     except ValidationError as exc:

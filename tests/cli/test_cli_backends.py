@@ -52,3 +52,11 @@ def test_an_unknown_backend_option_gets_did_you_mean(journal_path: Path) -> None
     assert_clean_failure(run)
     assert run.stderr.strip() == ("error: backend sim takes no option 'wrold' (did you mean "
                                   "'world'?); it takes: world, seed, faults")
+
+
+def test_a_repeated_backend_option_gives_a_list(journal_path: Path) -> None:
+    run = crewgate("run", "sar", SAR_REQUEST, "--plan", EXAMPLE_PLAN, "-b", "faults=nan_fix",
+                   "-b", "faults=stale_fix", "--json", journal=journal_path)
+    assert run.rc == 1, str(run)
+    journaled = crewgate("trace", "--json", journal=journal_path).json()
+    assert journaled["mission"]["meta"]["faults"] == ["nan_fix", "stale_fix"]

@@ -178,18 +178,26 @@ def test_robots_never_heard_are_unavailable_and_the_plan_moves_nothing(ros: Ros)
 
 def test_nodes_and_orchestrator_meet_on_the_topics_the_crew_names(ros: Ros,
                                                                    tmp_path: Path) -> None:
-    """A crew's ros2 section renames the victim and e-stop topics: the simulated nodes publish
-    and read where the orchestrator listens."""
+    """A crew's ros2 section renames the victim, e-stop and heartbeat topics: the simulated
+    nodes publish and read where the orchestrator does. The heartbeat armed both nodes'
+    failsafe during the mission, and its final null disarmed them: they do not stop after it."""
     crew_file = tmp_path / "sar_topics.yaml"
     crew_file.write_text(files("crewgate.crews").joinpath("sar.yaml").read_text()
                          + "\nros2:\n  estop_topic: /field/estop\n"
+                         "  heartbeat_topic: /field/heartbeat\n"
                          "  bindings:\n    victim: {topic: /field/victim_fix}\n")
-    ros.spawn(str(crew_file), "iris", speed=SPEED)
-    ros.spawn(str(crew_file), "tb3", speed=SPEED)
+    nodes = [ros.spawn(str(crew_file), robot, speed=SPEED) for robot in ("iris", "tb3")]
     result, adapter, _ = mission(ros, str(crew_file), SAD, SAD_PLAN)
     try:
         assert result.status == "completed", (result.reason, result.codes)
         assert adapter.topics.binding("victim") == "/field/victim_fix"
+        assert adapter.topics.heartbeat() == "/field/heartbeat"
+        ros.client.spin(adapter.crew.robots["iris"].orchestrator_timeout_s + 0.5)
+        for node in nodes:
+            log = node.stderr.read_text()
+            assert f"mission {result.mission_id}; failsafe armed" in log
+            assert f"mission {result.mission_id} ended; failsafe disarmed" in log
+            assert "lost link" not in log
         client = ros.client
         client.watch("iris")
         publisher = client.node.create_publisher(Bool, "/field/estop", qos(depth=1, latched=True))

@@ -19,6 +19,8 @@ def test_topics_default_to_the_namespace() -> None:
     assert topics.confidence("victim") == "/crewgate/bindings/victim/confidence"
     assert topics.estop() == "/crewgate/estop"
     assert Topics.of(load_crew("sar"), "other").estop() == "/other/estop"
+    assert topics.heartbeat() == "/crewgate/orchestrator/heartbeat"
+    assert Topics.of(load_crew("sar"), "other").heartbeat() == "/other/orchestrator/heartbeat"
 
 
 def test_topics_take_the_names_the_crews_ros2_section_gives() -> None:
@@ -44,3 +46,13 @@ def test_an_unknown_interface_type_names_it_and_the_fix() -> None:
     with pytest.raises(UserError, match=r"cannot load ROS 2 interface 'nosuch_msgs/msg/X': .*"
                        r'pip install "crewgate\[ros2\]".*fix the type name'):
         interface("nosuch_msgs/msg/X")
+
+
+def test_the_heartbeat_topic_is_the_crews_when_it_names_one(tmp_path: Path) -> None:
+    from importlib.resources import files
+
+    crew = tmp_path / "sar.yaml"
+    crew.write_text(files("crewgate.crews").joinpath("sar.yaml").read_text()
+                    + "\nros2:\n  heartbeat_topic: /fleet/heartbeat\n")
+    assert Topics.of(load_crew(crew)).heartbeat() == "/fleet/heartbeat"
+    assert Topics.of(load_crew(WIRED)).heartbeat() == "/wired_test/orchestrator/heartbeat"

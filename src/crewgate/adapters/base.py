@@ -12,6 +12,11 @@ Only :class:`crewgate.orchestrator.dispatch.Dispatcher` calls these hooks, and o
 command built from an authorization the gate issued and the dispatcher redeemed. Architectural
 tests keep it so: statically (no other module calls them) and at run time (every call of every
 mission in the test comes from the dispatcher).
+
+Two lifecycle hooks move nothing: the mission calls ``mission_began`` and ``mission_ended`` (on
+every exit, crashed and interrupted ones included) so that a networked backend can tell its
+robots an orchestrator is running a mission (the ROS 2 heartbeat their lost-link failsafe
+watches). Both are no-ops by default.
 """
 
 from __future__ import annotations
@@ -64,6 +69,15 @@ class Adapter(ABC):
         """Why every motion must stop now (an e-stop), or None. The orchestrator cancels the
         running step and dispatches nothing more, whatever the condition."""
         return None
+
+    def mission_began(self, mission_id: str, *, recovering: bool = False) -> None:
+        """A mission began (non-actuating). ``recovering``: an earlier process's mission is
+        being closed by ``crewgate recover``; raise AdapterError if the backend sees that
+        mission still running elsewhere (its orchestrator is alive), and recovery leaves it."""
+
+    def mission_ended(self, mission_id: str) -> None:
+        """The mission ended, however it ended (non-actuating); a networked backend tells the
+        robots, whose lost-link failsafe then stands down."""
 
     def connect(self, robots: list[str], timeout_s: float) -> list[str]:
         """Wait up to ``timeout_s`` for the robots to be heard; those still silent (they stay

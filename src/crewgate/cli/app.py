@@ -73,7 +73,9 @@ def main() -> None:
         node,
         plan,
         plugins,
+        recover,
         run,
+        status,
         trace,
     )
 

@@ -36,11 +36,13 @@ def print_json(data: Any) -> None:
 def option_values(flag: str, kind: str, shorthands: Mapping[str, object],
                   items: list[str]) -> dict[str, object]:
     """A plugin's option values by name: the shorthands given (None, False and empty lists are
-    not given) and the ``FLAG KEY=VALUE`` items; an option given twice is an error. ``kind`` is
+    not given) and the ``FLAG KEY=VALUE`` items. An item repeated gives a list (``-b
+    faults=nan_fix -b faults=stale_fix``); an option given both ways is an error. ``kind`` is
     "planner" or "backend", for messages."""
     from crewgate.plugins import option_key
 
     values = {k: v for k, v in shorthands.items() if v is not None and v is not False and v != []}
+    items_given: dict[str, list[str]] = {}
     for item in items:
         key, sep, value = item.partition("=")
         key = option_key(key)
@@ -50,5 +52,7 @@ def option_values(flag: str, kind: str, shorthands: Mapping[str, object],
         if key in values:
             raise UserError(f"{kind} option {key!r} is given twice: {values[key]!r} and "
                             f"{value!r}")
-        values[key] = value
+        items_given.setdefault(key, []).append(value)
+    for key, given in items_given.items():
+        values[key] = given[0] if len(given) == 1 else given
     return values

@@ -29,6 +29,8 @@ from crewgate.cli.common import (
 from crewgate.cli.planning import PLANNERS, PlannerArgs, planner_options
 from crewgate.errors import UserError
 
+EXIT_INTERRUPTED = 130  # the shell's convention for a process stopped by SIGINT
+
 if TYPE_CHECKING:
     from crewgate.adapters.base import Adapter
     from crewgate.spec import Crew
@@ -56,8 +58,9 @@ def run(
     """Run a mission on the built-in simulator or over ROS 2 (default planner: exemplar,
     offline).
 
-    Exit status: 0 completed cleanly; 1 refused, halted, or (enforcement off) a step failed or
-    carried a gate code; 2 bad input.
+    Exit status: 0 completed cleanly; 1 refused, halted, crashed, or (enforcement off) a step
+    failed or carried a gate code; 2 bad input; 130 interrupted (SIGINT, SIGTERM: the mission
+    was halted and its fallback run first).
     """
     from rich.markup import escape
 
@@ -66,6 +69,7 @@ def run(
     from crewgate.cli.render import event_line, print_outcome
     from crewgate.conditions import condition as condition_named
     from crewgate.journal import Journal
+    from crewgate.orchestrator.safety import MissionInterrupted
     from crewgate.spec import load_crew
 
     if no_enforce and condition not in (None, "ro-prompt"):
@@ -92,8 +96,11 @@ def run(
                           f" condition [cyan]{cond.name}[/]"
                           + ("" if cond.enforce else ", [yellow]enforcement off[/]"))
                 jr.subscribe(lambda event: out.print(event_line(event)))
-            result = run_mission(spec, request, chosen, condition=cond, journal=jr,
-                                 adapter=adapter)
+            try:
+                result = run_mission(spec, request, chosen, condition=cond, journal=jr,
+                                     adapter=adapter)
+            except MissionInterrupted as stop:  # made safe and journaled: report it, then stop
+                result = stop.result
         finally:
             jr.close()
     finally:
@@ -102,7 +109,8 @@ def run(
         print_json(result.to_json())
     else:
         print_outcome(out, result, adapter.clock)
-    raise typer.Exit(0 if result.clean else 1)
+    raise typer.Exit(EXIT_INTERRUPTED if result.status == "interrupted" else
+                     0 if result.clean else 1)
 
 
 def _connect(adapter: Adapter, spec: Crew, crew_arg: str, wait_s: float, *,

@@ -1,10 +1,11 @@
 """The ROS 2 wiring of a simulated robot node: publishers, subscriptions and timers around a
 :class:`~crewgate.onboard.server.RobotServer`, which is pure Python.
 
-QoS: all reliable; requests, feedback and cancels volatile, depth 50; state volatile, depth 10;
-bindings, the object map and the e-stop transient local (late joiners get the last value). The
-e-stop is read with :func:`~crewgate.ros2.runtime.subscribe_any`, so that any publisher reaches
-it (``ros2 topic pub`` included); each message is applied once.
+QoS: all reliable; requests, feedback and cancels volatile, depth 50; state and the
+orchestrator's heartbeat volatile, depth 10; bindings, the object map and the e-stop transient
+local (late joiners get the last value). The e-stop is read with
+:func:`~crewgate.ros2.runtime.subscribe_any`, so that any publisher reaches it (``ros2 topic
+pub`` included); each message is applied once.
 """
 
 from __future__ import annotations
@@ -68,6 +69,8 @@ class RobotNode:
                                  lambda msg: self.server.on_objects(msg.data), latched)
         subscribe_any(node, self.Bool, topics.estop(),
                       lambda msg: self.server.on_estop(bool(msg.data)), replay=True)
+        node.create_subscription(self.String, topics.heartbeat(),
+                                 lambda msg: self.server.on_heartbeat(msg.data), state)
         node.create_timer(max(0.01, sim.dt / speed), self.server.tick)
         node.create_timer(1.0 / rate, self._publish_state)
 

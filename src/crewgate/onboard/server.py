@@ -7,9 +7,14 @@ in it. The other robots are mirrored from their state topics, the objects from t
 moment it starts, so a simulated instant maps to a wall-clock time; a binding's age is kept in
 seconds (a stale fix stays stale however fast the simulation runs).
 
-:class:`RobotServer` takes text in (requests, cancels, state, objects, e-stop) and hands messages
-out through a :class:`~crewgate.onboard.convert.Sink`; :mod:`crewgate.onboard.ros` wires both
-to ROS 2 topics.
+:class:`RobotServer` takes text in (requests, cancels, state, objects, e-stop, the
+orchestrator's heartbeat) and hands messages out through a
+:class:`~crewgate.onboard.convert.Sink`; :mod:`crewgate.onboard.ros` wires both to ROS 2 topics.
+
+The robot protects itself (:mod:`~crewgate.onboard.safestop`): an e-stop, and the lost-link
+failsafe (:mod:`~crewgate.onboard.watchdog`: the heartbeat of a mission's orchestrator silent for
+the robot's ``orchestrator_timeout_s``) cancel what runs and start its own safe stop. After a
+lost link, that mission's further plan steps are rejected (its fallback steps still run).
 """
 
 from __future__ import annotations
@@ -22,12 +27,13 @@ from typing import Any
 
 from crewgate.commands import Command, Status
 from crewgate.errors import AdapterError, NotFoundError
-from crewgate.onboard.convert import Sink, command_of, jsonable, token_of
+from crewgate.onboard.convert import Sink, command_of, jsonable
 from crewgate.onboard.mirror import Mirror
+from crewgate.onboard.safestop import SafeStop
+from crewgate.onboard.watchdog import Watchdog
 from crewgate.ros2 import protocol
 from crewgate.ros2.protocol import Feedback, SkillRequest
 from crewgate.sim.simulator import Simulator
-from crewgate.spec import split_ref
 from crewgate.world import BindingValue
 
 RUNNING_PERIOD_S = 0.5  # wall seconds between two "running" feedbacks of one request
@@ -58,8 +64,8 @@ class RobotServer:
         self.jobs: dict[str, _Job] = {}
         self.done: OrderedDict[str, Feedback] = OrderedDict()
         self.estopped = False
-        self.safe: list[Command] = []  # the e-stop's safe behaviour, running
-        self._estops = 0
+        self.safe = SafeStop(sim, robot, sink.log)  # the robot's own stop, while it runs
+        self.watchdog = Watchdog(sim.crew.robots[robot].orchestrator_timeout_s, monotonic)
         self._published: dict[str, BindingValue] = {}
         self.behind_s = 0.0  # real time the node could not keep up with (dropped)
         self.start()
@@ -99,6 +105,8 @@ class RobotServer:
         if robot != self.robot:
             self._drop_on(request.skill)
             return
+        self.sink.log(f"request {request.id}: {request.skill} (mission {request.mission}, step "
+                      f"{request.index}{', fallback' if request.fallback else ''})")
         if request.id in self.jobs:
             self._send(request.id, "accepted")
             return
@@ -108,6 +116,10 @@ class RobotServer:
         if self.estopped and not request.fallback:
             self._final(request.id, "rejected", "e-stop engaged: no new requests until it is "
                         "released (estop false)")
+            return
+        if self.watchdog.lost(request.mission) and not request.fallback:
+            self._final(request.id, "rejected", f"the orchestrator of mission "
+                        f"{request.mission} was lost (lost-link failsafe): its steps are over")
             return
         command = command_of(self.robot, request)
         try:
@@ -153,34 +165,43 @@ class RobotServer:
         self.sink.log("e-stop engaged" if engaged else "e-stop released")
         if not engaged or self.down:
             return
+        self._cancel_all("e-stop")
+        self.safe.start("e-stop", "estop")
+
+    def on_heartbeat(self, text: str) -> None:
+        """The orchestrator's heartbeat: arms the lost-link failsafe (a mission), disarms it
+        (none)."""
+        try:
+            mission, _ = protocol.decode_heartbeat(text)
+        except (ValueError, KeyError, TypeError) as exc:
+            self.sink.log(f"ignored a malformed heartbeat {text[:80]!r}: {exc}")
+            return
+        change = self.watchdog.beat(mission)
+        if change is not None:
+            self.sink.log(change)
+
+    def _check_link(self) -> None:
+        """The lost-link failsafe: an armed watchdog that expired stops the robot."""
+        lost = self.watchdog.expired()
+        if lost is None or self.down:
+            return
+        self.sink.log(f"lost link: no heartbeat from the orchestrator of mission {lost.mission} "
+                      f"for {lost.silent_s:.2f} s (orchestrator_timeout_s "
+                      f"{self.watchdog.timeout_s:g}); safe stop")
+        self._cancel_all("lost link: orchestrator heartbeat lost")
+        self.safe.start("lost link", "failsafe")
+
+    def _cancel_all(self, message: str) -> None:
         for rid, job in list(self.jobs.items()):
             del self.jobs[rid]
             self.sim.cancel(job.command)
-            self._final(rid, "cancelled", "e-stop")
-        self._estops += 1
-        world = self.sim.world
-        for i, fb in enumerate(self.sim.crew.fallback):
-            robot, skill = split_ref(fb.step)
-            if robot != self.robot:
-                continue
-            if not fb.applies(world.robots):
-                continue
-            spec = self.sim.crew.skill(robot, skill)
-            command = Command("estop", i, robot, skill, dict(fb.args), {},
-                              spec.timeout_s if spec else 10.0,
-                              token_of(f"estop:{self._estops}:{i}"), fallback=True)
-            try:
-                self.sim.start(command)
-            except AdapterError as exc:
-                self.sink.log(f"e-stop: {fb.step} could not start: {exc}")
-                continue
-            self.safe.append(command)
-            self.sink.log(f"e-stop: {fb.step}")
+            self._final(rid, "cancelled", message)
 
     # -- time ---------------------------------------------------------------------------------
 
     def tick(self) -> None:
-        """Step the simulation up to now and report what changed."""
+        """Step the simulation up to now and report what changed (the failsafe first)."""
+        self._check_link()
         dt = self.sim.dt
         due = int((self._monotonic() - self._t0) * self.speed / dt + 1e-6) - self._steps
         if due > MAX_STEPS_PER_TICK:
@@ -225,12 +246,7 @@ class RobotServer:
                 "succeeded" if progress.status is Status.SUCCEEDED
                 else "cancelled" if progress.message == "cancelled" else "failed")
             finals.append((rid, status, progress.message, jsonable(dict(progress.result))))
-        for command in list(self.safe):
-            progress = self.sim.poll(command)
-            if progress.status is not Status.RUNNING:
-                self.safe.remove(command)
-                self.sink.log(f"e-stop: {command.ref} {progress.status.value} "
-                              f"{progress.message}".rstrip())
+        self.safe.follow()
         # What a step changed goes out before the step's end: the orchestrator judges the next
         # step on it (the topics are separate, so it also waits for a state after the end).
         objects = self.mirror.objects_changed()

@@ -8,8 +8,9 @@ baselines) the same verdicts are computed and journaled, and every step is dispa
 Every exit is a safe exit: the mission runs inside one ``try/finally``. An exception (a journal
 that times out, a printer, an adapter bug) ends it ``crashed``; SIGINT or SIGTERM end it
 ``interrupted``. Either way the running command is cancelled, the safe fallback runs on the
-robots the mission engaged, and ``mission_ended`` is journaled with the cause. An interrupt is
-raised again afterwards (:class:`MissionInterrupted`, carrying the result).
+robots the mission engaged, ``mission_ended`` is journaled with the cause, and the adapter is
+told that the mission ended (over ROS 2 the heartbeat stands down). An interrupt is raised again
+afterwards (:class:`MissionInterrupted`, carrying the result).
 
 :class:`Orchestrator` holds what lasts across missions (crew, gate, backend, journal);
 :class:`Mission` is one run of it: its id, clock, result and journal events. The phases are
@@ -132,8 +133,22 @@ class Mission:
                 "scenario": self.options.scenario, **self.options.meta}
         self.orch.journal.start_mission(self.id, self.crew.name, self.request, meta)
         self.event(EventKind.MISSION_STARTED, detail=self.request, data=meta)
+        self.adapter.mission_began(self.id)  # e.g. the heartbeat the robots' failsafe watches
 
     def finish(self) -> None:
+        """Close the mission in the journal and tell the adapter it ended (whatever else
+        fails)."""
+        try:
+            self._close()
+        finally:
+            try:
+                self.adapter.mission_ended(self.id)
+            except Exception as exc:
+                if not self.crashed:
+                    raise
+                self.result.journal_errors.append(f"mission_ended: {type(exc).__name__}: {exc}")
+
+    def _close(self) -> None:
         result = self.result
         snapshot = self.world.to_json()
         result.final_state = snapshot["robots"]

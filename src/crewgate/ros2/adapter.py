@@ -5,12 +5,16 @@ binding topics (stamped points: presence, finiteness, area and freshness by the 
 the gate's business) and the e-stop topic. A robot silent for longer than its declared
 ``liveness_timeout_s`` becomes unavailable: the gate refuses its dispatches, and a step it was
 running fails, which halts the mission into its safe fallback.
+
+While a mission runs, the adapter publishes the orchestrator's heartbeat
+(:mod:`crewgate.ros2.heartbeat`), which the robots' lost-link failsafe watches.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
+import secrets
 import threading
 import time
 from functools import partial
@@ -19,6 +23,7 @@ from typing import Any
 from crewgate.adapters.base import Adapter
 from crewgate.commands import RUNNING, Command, Progress, Status
 from crewgate.errors import AdapterError
+from crewgate.ros2.heartbeat import Heartbeat
 from crewgate.ros2.protocol import (
     Feedback,
     SkillRequest,
@@ -63,6 +68,7 @@ class Ros2Adapter(Adapter):
         self._arrived: dict[tuple[str, str], float] = {}  # (binding, point|confidence) -> when
         self._done_at: dict[str, float] = {}  # request id -> when its success arrived
         self._lock = threading.Lock()
+        self._session = secrets.token_hex(4)  # this adapter's prefix of request ids
         self.spinner = SpinningNode(f"crewgate_orchestrator_{next(_ids)}")
         self._connect()
 
@@ -98,6 +104,7 @@ class Ros2Adapter(Adapter):
                           partial(self._on_confidence, name), replay=True)
         subscribe_any(node, Bool, self.topics.estop(), self._on_estop, replay=True)
         node.create_timer(LIVENESS_PERIOD_S, self._check_liveness)
+        self.heartbeat = Heartbeat(node, String, self.topics.heartbeat())
 
     def _on_state(self, msg: Any) -> None:
         try:
@@ -175,6 +182,20 @@ class Ros2Adapter(Adapter):
                     f"{self.crew.robots[robot].liveness_timeout_s:g} s")
         return super().not_ready(robot)
 
+    def mission_began(self, mission_id: str, *, recovering: bool = False) -> None:
+        if recovering:  # never close a mission whose orchestrator still heartbeats it
+            self.heartbeat.check_not_running(mission_id)
+        self.heartbeat.begin(mission_id)
+
+    def mission_ended(self, mission_id: str) -> None:
+        self.heartbeat.end(mission_id)
+
+    def last_heard(self, robot: str) -> float | None:
+        """Seconds since ``robot`` was last heard (its state or pose), or None if never."""
+        with self._lock:
+            heard = self.heard.get(robot)
+        return None if heard is None else time.monotonic() - heard
+
     def connect(self, robots: list[str], timeout_s: float) -> list[str]:
         """Wait until every robot has been heard; the ones still silent at the deadline."""
         deadline = time.monotonic() + timeout_s
@@ -193,8 +214,13 @@ class Ros2Adapter(Adapter):
 
     # -- hooks ---------------------------------------------------------------------------------
 
+    def _key(self, command: Command) -> str:
+        """The request id of a command: unique across orchestrator processes (a robot answers
+        a repeated id with the feedback it gave before, and tokens restart in every process)."""
+        return f"{self._session}-{command.token}"
+
     def start(self, command: Command) -> None:
-        key = str(command.token)
+        key = self._key(command)
         endpoint = self.endpoints.get((command.robot, command.skill))
         with self._lock:
             self.sent[key] = (time.monotonic(), command)
@@ -213,7 +239,7 @@ class Ros2Adapter(Adapter):
         publisher.publish(self.String(data=request.encode()))
 
     def poll(self, command: Command) -> Progress:
-        key = str(command.token)
+        key = self._key(command)
         if key in self.calls:
             return self.calls[key].poll()
         with self._lock:
@@ -263,10 +289,10 @@ class Ros2Adapter(Adapter):
     def acknowledged(self, command: Command) -> bool:
         """Whether the robot has answered the request (for latency measurements)."""
         with self._lock:
-            return str(command.token) in self.feedback
+            return self._key(command) in self.feedback
 
     def cancel(self, command: Command) -> None:
-        key = str(command.token)
+        key = self._key(command)
         if key in self.calls:
             self.calls[key].cancel()
             return

@@ -14,7 +14,10 @@ protocol offers, under a namespace (default ``crewgate``):
   header.stamp when it was measured, header.frame_id its source; ``/NS/bindings/NAME/confidence``
   (std_msgs/Float32) its confidence, published just before the point;
 - ``/NS/world/objects`` (String, simulated robots): JSON ``{OBJECT: HOLDER}``, who holds what;
-- ``/NS/estop`` (std_msgs/Bool, anyone -> all): true halts every mission and stops every robot.
+- ``/NS/estop`` (std_msgs/Bool, anyone -> all): true halts every mission and stops every robot;
+- ``/NS/orchestrator/heartbeat`` (String, orchestrator -> all): JSON ``{"mission", "seq"}`` every
+  ``HEARTBEAT_PERIOD_S`` while a mission runs, then once ``{"mission": null}`` when it ends; a
+  robot that loses it mid-mission for its ``orchestrator_timeout_s`` runs its own safe stop.
 
 docs/ros2.md has the whole convention, QoS included.
 
@@ -36,6 +39,7 @@ if TYPE_CHECKING:
 
 DEFAULT_NAMESPACE = "crewgate"
 STATE_PERIOD_S = 0.05  # simulated robots publish their state (and heartbeat) at 20 Hz
+HEARTBEAT_PERIOD_S = 0.1  # the orchestrator's heartbeat, while a mission runs: 10 Hz
 
 Status = Literal["accepted", "running", "succeeded", "failed", "cancelled", "rejected"]
 FINAL: frozenset[str] = frozenset({"succeeded", "failed", "cancelled", "rejected"})
@@ -44,14 +48,15 @@ FINAL: frozenset[str] = frozenset({"succeeded", "failed", "cancelled", "rejected
 @dataclass(frozen=True, slots=True)
 class Topics:
     """Topic names of one namespace, with the topics a crew's ``ros2`` section names instead
-    (state, bindings, confidences, e-stop): the orchestrator and the simulated nodes both take
-    their names from here, so they always meet."""
+    (state, bindings, confidences, e-stop, heartbeat): the orchestrator and the simulated nodes
+    both take their names from here, so they always meet."""
 
     namespace: str = DEFAULT_NAMESPACE
     states: Mapping[str, str] = field(default_factory=dict)
     bindings: Mapping[str, str] = field(default_factory=dict)
     confidences: Mapping[str, str] = field(default_factory=dict)
     estop_topic: str | None = None
+    heartbeat_topic: str | None = None
 
     @classmethod
     def of(cls, crew: Crew, namespace: str | None = None) -> Topics:
@@ -66,7 +71,7 @@ class Topics:
                    {b: w.topic for b, w in section.bindings.items() if w.topic},
                    {b: w.confidence_topic for b, w in section.bindings.items()
                     if w.confidence_topic},
-                   section.estop_topic)
+                   section.estop_topic, section.heartbeat_topic)
 
     def _ns(self) -> str:
         return "/" + self.namespace.strip("/")
@@ -94,6 +99,9 @@ class Topics:
 
     def estop(self) -> str:
         return self.estop_topic or f"{self._ns()}/estop"
+
+    def heartbeat(self) -> str:
+        return self.heartbeat_topic or f"{self._ns()}/orchestrator/heartbeat"
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,6 +170,22 @@ def encode_state(robot: str, t: float, fields: dict[str, Any]) -> str:
 def decode_state(text: str) -> tuple[str, float, dict[str, Any]]:
     obj = loads(text)
     return str(obj["robot"]), float(obj.get("t", 0.0)), dict(obj.get("fields") or {})
+
+
+def encode_heartbeat(mission: str | None, seq: int) -> str:
+    """The orchestrator's heartbeat: the mission it runs, or None (no mission: disarm)."""
+    return dumps({"mission": mission, "seq": seq})
+
+
+def decode_heartbeat(text: str) -> tuple[str | None, int]:
+    """(mission or None, seq); a ValueError, KeyError or TypeError for what is not one."""
+    obj = loads(text)
+    if not isinstance(obj, dict) or "mission" not in obj:
+        raise ValueError("a heartbeat is a JSON object with a mission (an id or null)")
+    mission = obj["mission"]
+    if mission is not None and not (isinstance(mission, str) and mission):
+        raise TypeError(f"a heartbeat's mission is an id or null, not {mission!r}")
+    return mission, int(obj.get("seq", 0))
 
 
 def dumps(obj: Any) -> str:

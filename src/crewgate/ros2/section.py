@@ -97,6 +97,10 @@ class Ros2Section(Section):
     namespace: str = Field("crewgate", description="Namespace of crewgate's own topics.")
     estop_topic: str | None = Field(None, description="std_msgs/msg/Bool e-stop topic "
                                     "(default /NS/estop).")
+    heartbeat_topic: str | None = Field(
+        None, description="std_msgs/msg/String topic of the orchestrator's heartbeat, published "
+        "while a mission runs; each robot's lost-link failsafe watches it (default "
+        "/NS/orchestrator/heartbeat).")
     robots: dict[Name, Ros2Robot] = Field(
         default_factory=dict, description="Per-robot wiring; robots not listed use the protocol.")
     bindings: dict[Name, Ros2Binding] = Field(

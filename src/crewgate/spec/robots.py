@@ -212,6 +212,12 @@ class Robot(SpecModel):
         2.0, gt=0,
         description="Silence after which a networked backend marks the robot unavailable.",
     )
+    orchestrator_timeout_s: float = Field(
+        2.0, gt=0, allow_inf_nan=False,
+        description="Lost-link failsafe: silence of the orchestrator's heartbeat during a "
+        "mission after which the robot runs its own safe stop (its steps of the crew's "
+        "fallback); over ROS 2. Keep it several heartbeat periods (0.1 s) long.",
+    )
 
 
 def _rebuild() -> None:

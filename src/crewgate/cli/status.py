@@ -1,0 +1,123 @@
+"""``crewgate status``: each robot's live state and availability, as the backend sees it now
+(what an operator checks first after a crash). It reads; it sends nothing."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+import typer
+
+from crewgate.cli.app import app
+from crewgate.cli.backends import (
+    BackendOpt,
+    BackendOptionOpt,
+    FaultOpt,
+    NamespaceOpt,
+    WaitForOpt,
+    WorldOpt,
+    backend_values,
+)
+from crewgate.cli.common import CrewArg, JsonOpt, out, print_json
+
+if TYPE_CHECKING:
+    from crewgate.adapters.base import Adapter
+    from crewgate.spec import Crew
+
+
+@runtime_checkable
+class _Heard(Protocol):
+    """A networked backend that says how long ago it last heard a robot (ROS 2 does)."""
+
+    def last_heard(self, robot: str) -> float | None: ...
+
+
+@app.command()
+def status(
+    crew: str = CrewArg,
+    backend: str = BackendOpt,
+    backend_option: list[str] = BackendOptionOpt,
+    world: str | None = WorldOpt,
+    fault: list[str] = FaultOpt,
+    wait_for: float | None = WaitForOpt,
+    namespace: str | None = NamespaceOpt,
+    as_json: bool = JsonOpt,
+) -> None:
+    """Print each robot's live state and availability (over ROS 2, when it was last heard).
+
+    Opens the backend, waits for the robots to be heard (--wait-for), reads, closes; nothing is
+    sent to any robot.
+
+    Exit status: 0 every robot available; 1 some robot unavailable; 2 bad input.
+    """
+    from crewgate.adapters.backend import backend_class
+    from crewgate.spec import load_crew
+
+    spec = load_crew(crew)
+    kind = backend_class(backend)
+    plugin = kind()
+    values = backend_values({"world": world, "faults": fault, "wait_for": wait_for,
+                             "namespace": namespace}, backend_option)
+    options = plugin.options(values)
+    adapter = plugin.open(spec, options)
+    try:
+        wait_s = plugin.wait_s(options)
+        if wait_s > 0:
+            adapter.connect(list(spec.robots), wait_s)
+        report = _report(spec, adapter)
+    finally:
+        adapter.close()
+    if as_json:
+        print_json(report)
+    else:
+        _print(report)
+    raise typer.Exit(0 if all(r["available"] for r in report["robots"].values()) else 1)
+
+
+def _report(spec: Crew, adapter: Adapter) -> dict[str, Any]:
+    snapshot = adapter.world.to_json()
+    robots: dict[str, Any] = {}
+    for name in spec.robots:
+        fields = dict(snapshot["robots"].get(name, {}))
+        fields.pop("available", None)
+        why = adapter.not_ready(name)
+        heard = adapter.last_heard(name) if isinstance(adapter, _Heard) else None
+        robots[name] = {"available": why is None, "why": why,
+                        "last_heard_s": None if heard is None else round(heard, 3),
+                        "fields": fields}
+    return {"crew": spec.name, "backend": adapter.meta(), "where": adapter.describe(),
+            "robots": robots, "bindings": snapshot["bindings"]}
+
+
+def _print(report: dict[str, Any]) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
+    out.print(Text.assemble(("crew ", ""), (report["crew"], "cyan"), (", ", ""),
+                            (report["where"], "")))
+    table = Table(show_header=True, header_style="bold")
+    for col in ("robot", "available", "last heard", "state"):
+        table.add_column(col)
+    for name, robot in report["robots"].items():
+        heard = robot["last_heard_s"]
+        state = "\n".join(f"{k} = {_value(v)}" for k, v in robot["fields"].items())
+        table.add_row(Text(name),
+                      Text("yes", style="green") if robot["available"]
+                      else Text(f"no: {robot['why']}", style="bold red"),
+                      Text("-" if heard is None else f"{heard:.2f} s ago"), Text(state or "-"))
+    out.print(table)
+    for name, binding in report["bindings"].items():
+        out.print(Text(f"binding {name} = {_value(binding['value'])} (from "
+                       f"{binding['source'] or '?'})"))
+
+
+def _value(v: Any) -> str:
+    """A state value as it reads in the crew spec: true, 2.5, [1, 2], null."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if v is None:
+        return "null"
+    if isinstance(v, float):
+        return f"{v:g}"
+    if isinstance(v, list | tuple):
+        return "[" + ", ".join(_value(x) for x in v) + "]"
+    return str(v)
