@@ -360,8 +360,8 @@ def test_an_alias_with_no_word_is_refused() -> None:
     r = refused("g1_go2", (ROOM_B, "room_b: {pose: [0.0, -1.0], aliases: ['?!', '--']}"))
     line = r.line("room_b:")
     assert r.problems == [
-        f"line {line}: locations.room_b.aliases.{i}: {word!r} has no word a request could state, "
-        "so every request would state it; write a name or alias with letters or digits"
+        f"line {line}: locations.room_b.aliases.{i}: {word!r} has no word a request could state; "
+        "write a name or alias with letters or digits"
         for i, word in enumerate(["?!", "--"])]
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from crewgate.spec.base import SpecPath
-from crewgate.text import phrase_key
+from crewgate.text import phrase_key, words
 
 if TYPE_CHECKING:
     from crewgate.spec.crew import Crew
@@ -57,9 +57,9 @@ def _claim(keys: dict[str, _Owner], kind: str, name: str, path: SpecPath,
     for i, word in enumerate([written or name, *aliases]):
         where: SpecPath = path if i == 0 else (*path, "aliases", i - 1)
         key = phrase_key(word)
-        if not key:
-            yield where, (f"{word!r} has no word a request could state, so every request would "
-                          "state it; write a name or alias with letters or digits")
+        if not words(word):
+            yield where, (f"{word!r} has no word a request could state; write a name or alias "
+                          "with letters or digits")
             continue
         owner = keys.get(key)
         if owner is None:

@@ -4,84 +4,113 @@ Request containment asks: is a value in the plan one the user actually stated? T
 the request once per mission, robustly rather than by substring:
 
 - words are matched as whole word sequences ("restart" does not state "start"; "room b" and
-  "room_b" both state room_b);
+  "room_b" both state room_b), in any script (:mod:`crewgate.text.words`);
 - numbers are parsed as numbers and compared with a tolerance ("3" states 3.0); digits glued to
   letters are not numbers (the "3" of "TB3");
 - coordinate pairs are kept as pairs ("x 3.0, y -2.0", "(7.5, 4.0)"), so 3.0 and -2.0 stated as
   one pair do not license the point (-2.0, 3.0);
 - zones are read from axis ranges ("x from -5.5 to 5.5, y in [-5.5, 5.5]", "from -5.5 to 5.5 on
   both axes").
+
+Reading takes time linear in the length of the request (a tokenizer and bounded token patterns,
+:mod:`crewgate.text.shapes`, :mod:`crewgate.text.cut`; no regular expression that can backtrack
+super-linearly), so no request can stall the gate.
 """
 
 from __future__ import annotations
 
 import math
-import re
+from bisect import bisect_right
 from dataclasses import dataclass
-from itertools import pairwise
+from itertools import compress
+
+from crewgate.text.cut import Cut, Found, read
+from crewgate.text.shapes import AXIS_RANGE, POINTS, YX_POINT, ZONES, Gaps
+from crewgate.text.words import breaks, read_words, words
+
+__all__ = ["TOLERANCE", "RequestFacts", "breaks", "words"]
 
 TOLERANCE = 1e-3  # metres; values closer than this are the same stated value
 
-_NUM = r"[-+]?\d+(?:\.\d+)?|[-+]?\.\d+"
-# a number not glued to a word ("TB3") nor part of a longer decimal; an "m" unit may follow
-_N = rf"(?<!\w)(?<!\w\.)({_NUM})(?:m(?!\w))?(?!\w)(?!\.\d)"
-_SEP = r"\s*(?:to|and|,|\.\.|…|–|—|through)\s*"
-_OPEN = r"\s*(?:from|in|between|range|ranging from|spanning|of|=|:|∈)?\s*(?:from\s+)?[\[(]?\s*"
-_CLOSE = r"\s*[\])]?"
-
-_AXIS_RANGE = re.compile(rf"\b([xy])\b{_OPEN}{_N}{_SEP}{_N}{_CLOSE}", re.IGNORECASE)
-_BOTH_AXES = re.compile(
-    rf"(?:from|between|within|in)?\s*[\[(]?\s*{_N}{_SEP}{_N}\s*[\])]?\s*"
-    r"(?:m\s+)?(?:on|in|along|for|across)\s+(?:both\s+(?:axes|x\s+and\s+y|dimensions|directions)"
-    r"|x\s+and\s+y|each\s+axis)",
-    re.IGNORECASE,
-)
-_BOTH_AXES_FIRST = re.compile(  # "on both axes [-4, 4]", "both axes from -4 to 4"
-    rf"(?:on|in|along|for|across)?\s*both\s+(?:axes|x\s+and\s+y|dimensions|directions)\s*"
-    rf"(?:in|within|from|between|of|=|:|∈)?\s*[\[(]?\s*{_N}{_SEP}{_N}\s*[\])]?",
-    re.IGNORECASE,
-)
-_UNSIGNED_BOTH = re.compile(  # "3-7 on both axes" (a hyphen only between unsigned numbers)
-    r"(?<![\w.-])(\d+(?:\.\d+)?)\s*[-–]\s*(\d+(?:\.\d+)?)(?![\w.])\s*(?:m\s+)?"
-    r"(?:on|in|along|for|across)\s+(?:both\s+(?:axes|dimensions|directions)|x\s+and\s+y)",
-    re.IGNORECASE,
-)
-_XY_BOTH = re.compile(rf"\bx\s*(?:,|and)\s*y\b{_OPEN}{_N}{_SEP}{_N}{_CLOSE}", re.IGNORECASE)
-_LABELLED_POINT = re.compile(
-    rf"\bx\s*(?:=|:)?\s*{_N}\s*(?:,|;|and)?\s*(?:and\s+)?\by\s*(?:=|:)?\s*{_N}", re.IGNORECASE
-)
-_LABELLED_POINT_YX = re.compile(
-    rf"\by\s*(?:=|:)?\s*{_N}\s*(?:,|;|and)?\s*(?:and\s+)?\bx\s*(?:=|:)?\s*{_N}", re.IGNORECASE
-)
-_PAREN_POINT = re.compile(rf"[(\[]\s*{_N}\s*,\s*{_N}\s*[)\]]")
-_LEAD_POINT = re.compile(
-    rf"\b(?:at|to|position|point|coordinates?|location|goal)\s*:?\s+{_N}\s*,\s*{_N}",
-    re.IGNORECASE,
-)
-_NUMBER = re.compile(_N)
-_WORD = re.compile(r"[a-z0-9]+")
+Zone = tuple[float, float, float, float]  # x_min, x_max, y_min, y_max
 
 
-def words(text: str) -> tuple[str, ...]:
-    """Lower-case word tokens; underscores, hyphens and punctuation separate words."""
-    return tuple(_WORD.findall(text.lower()))
+class _Spans:
+    """Character spans already read, as a sorted union of disjoint intervals."""
+
+    def __init__(self) -> None:
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+
+    def covers(self, pos: int) -> bool:
+        i = bisect_right(self.starts, pos) - 1
+        return i >= 0 and pos < self.ends[i]
+
+    def add(self, spans: list[tuple[int, int]]) -> None:
+        merged: list[list[int]] = []
+        for a, b in sorted([*zip(self.starts, self.ends, strict=True), *spans]):
+            if merged and a <= merged[-1][1]:
+                merged[-1][1] = max(merged[-1][1], b)
+            else:
+                merged.append([a, b])
+        self.starts = [a for a, _ in merged]
+        self.ends = [b for _, b in merged]
+
+    def blank(self, text: str) -> str:
+        """The text with these spans replaced by spaces."""
+        out: list[str] = []
+        prev = 0
+        for a, b in zip(self.starts, self.ends, strict=True):
+            out += (text[prev:a], " " * (b - a))
+            prev = b
+        out.append(text[prev:])
+        return "".join(out)
 
 
-def breaks(text: str) -> frozenset[int]:
-    """Indices of the word tokens followed by punctuation (not a space, "_" or "-"): a noun
-    phrase cannot run on past them ("red cube -> room_b", "dropoff, then")."""
-    matches = list(_WORD.finditer(text.lower()))
-    out = set()
-    for i, (a, b) in enumerate(pairwise(matches)):
-        if text[a.end():b.start()].strip(" \t_-"):
-            out.add(i)
-    return frozenset(out)
+def _zones(cut: Cut, spans: _Spans) -> tuple[Zone, ...]:
+    """Zones stated in the text; ``spans`` collects where they are (so that a range's bounds are
+    not also read as a point)."""
+    zones: list[Zone] = []
+    found = read(cut, (*ZONES, AXIS_RANGE))
+    for shape in ZONES:
+        kept = [m for m in found[shape.index] if not spans.covers(m.start)]
+        if not kept:
+            continue
+        for m in kept:
+            lo, hi = sorted((m.first, m.second))
+            zones.append((lo, hi, lo, hi))
+        spans.add([(m.start, m.end) for m in kept])
+    # an x range and a y range form a zone when one follows the other with no range of the same
+    # axis between them ("the map spans x from -6 to 10; search x from 0 to 8, y from 0 to 8")
+    pending: Found | None = None
+    axis_spans = []
+    for m in found[AXIS_RANGE.index]:
+        if spans.covers(m.start):
+            continue
+        axis_spans.append((m.start, m.end))
+        if pending is not None and pending.label != m.label:
+            x, y = (pending, m) if m.label == "y" else (m, pending)
+            (x0, x1), (y0, y1) = sorted((x.first, x.second)), sorted((y.first, y.second))
+            zones.append((x0, x1, y0, y1))
+            pending = None
+        else:
+            pending = m
+    spans.add(axis_spans)
+    return tuple(zones)
 
 
-def _normalize(text: str) -> str:
-    text = text.replace("\u2212", "-").replace("\u2013", "–")
-    # "y-2.0" and "x=3" read as a label followed by a number
-    return re.sub(r"\b([xyXY])(?=[-+]?\d)", r"\1 ", text)
+def _points(cut: Cut) -> tuple[tuple[float, float], ...]:
+    taken = _Spans()
+    found: list[tuple[int, tuple[float, float]]] = []
+    matches = read(cut, POINTS)
+    for shape in POINTS:
+        kept = [m for m in matches[shape.index] if not taken.covers(m.start)]
+        if not kept:
+            continue
+        found += [(m.start, (m.second, m.first) if shape is YX_POINT else (m.first, m.second))
+                  for m in kept]
+        taken.add([(m.start, m.end) for m in kept])
+    return tuple(p for _, p in sorted(found))  # starts differ: no two points compare further
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,15 +122,20 @@ class RequestFacts:
     breaks: frozenset[int]  # token indices followed by punctuation
     numbers: tuple[float, ...]
     points: tuple[tuple[float, float], ...]
-    zones: tuple[tuple[float, float, float, float], ...]  # x_min, x_max, y_min, y_max
+    zones: tuple[Zone, ...]  # x_min, x_max, y_min, y_max
 
     @classmethod
     def read(cls, text: str) -> RequestFacts:
-        norm = _normalize(text)
-        zones, masked = _zones(norm)
-        points = _points(masked)
-        numbers = tuple(float(m.group(1)) for m in _NUMBER.finditer(norm))
-        return cls(text, words(text), breaks(text), numbers, points, zones)
+        norm = text.replace("\u2212", "-")  # the minus sign; one character for one
+        gaps = Gaps()
+        cut = Cut(norm, gaps)
+        numbers = tuple(map(float, cut.numbers if "M" not in cut.units else compress(
+            cut.numbers, (u != "M" for u in cut.units))))  # "3M": a number only in a shape
+        spans = _Spans()
+        zones = _zones(cut, spans)
+        points = _points(Cut(spans.blank(norm), gaps) if spans.starts else cut)
+        tokens, stops = read_words(text)
+        return cls(text, tokens, stops, numbers, points, zones)
 
     def states_words(self, phrase: str) -> bool:
         """Whether the request contains the phrase as a whole word sequence."""
@@ -121,7 +155,7 @@ class RequestFacts:
     def states_point(self, x: float, y: float) -> bool:
         return any(_close(x, px) and _close(y, py) for px, py in self.points)
 
-    def states_zone(self, zone: tuple[float, float, float, float]) -> bool:
+    def states_zone(self, zone: Zone) -> bool:
         x0, x1, y0, y1 = zone
         xs, ys = sorted((x0, x1)), sorted((y0, y1))
         return any(
@@ -133,51 +167,3 @@ class RequestFacts:
 
 def _close(a: float, b: float) -> bool:
     return math.isfinite(a) and abs(a - b) <= TOLERANCE
-
-
-def _zones(text: str) -> tuple[tuple[tuple[float, float, float, float], ...], str]:
-    """Zones stated in the text, and the text with their spans blanked (so that a range's
-    bounds are not also read as a point)."""
-    zones: list[tuple[float, float, float, float]] = []
-    spans: list[tuple[int, int]] = []
-    for pattern in (_BOTH_AXES, _BOTH_AXES_FIRST, _UNSIGNED_BOTH, _XY_BOTH):
-        for m in pattern.finditer(text):
-            if any(a <= m.start() < b for a, b in spans):
-                continue
-            lo, hi = sorted((float(m.group(1)), float(m.group(2))))
-            zones.append((lo, hi, lo, hi))
-            spans.append(m.span())
-    # an x range and a y range form a zone when one follows the other with no range of the same
-    # axis between them ("the map spans x from -6 to 10; search x from 0 to 8, y from 0 to 8")
-    pending: tuple[str, float, float] | None = None
-    for m in _AXIS_RANGE.finditer(text):
-        if any(a <= m.start() < b for a, b in spans):
-            continue
-        axis = m.group(1).lower()
-        lo, hi = sorted((float(m.group(2)), float(m.group(3))))
-        spans.append(m.span())
-        if pending is not None and pending[0] != axis:
-            x, y = ((pending[1], pending[2]), (lo, hi)) if axis == "y" else (
-                (lo, hi), (pending[1], pending[2]))
-            zones.append((x[0], x[1], y[0], y[1]))
-            pending = None
-        else:
-            pending = (axis, lo, hi)
-    masked = text
-    for a, b in spans:
-        masked = masked[:a] + " " * (b - a) + masked[b:]
-    return tuple(zones), masked
-
-
-def _points(text: str) -> tuple[tuple[float, float], ...]:
-    found: list[tuple[int, tuple[float, float]]] = []
-    taken: list[tuple[int, int]] = []
-    for pattern in (_LABELLED_POINT, _LABELLED_POINT_YX, _PAREN_POINT, _LEAD_POINT):
-        for m in pattern.finditer(text):
-            if any(a <= m.start() < b for a, b in taken):
-                continue
-            first, second = float(m.group(1)), float(m.group(2))
-            point = (second, first) if pattern is _LABELLED_POINT_YX else (first, second)
-            found.append((m.start(), point))
-            taken.append(m.span())
-    return tuple(p for _, p in sorted(found))

@@ -5,14 +5,21 @@ words inside a longer one: "the charger" states ``charging`` (an alias); "the ch
 "a pickup truck" or "the home office" state nothing (the phrase goes on into a head noun); "the
 green cube" does not state ``red_cube`` through its alias "cube" (another colour); and of two
 overlapping mentions the longer wins ("red block" is the red cube, not the block).
+
+Names and requests are compared as folded words in any script (:mod:`crewgate.text.words`), so
+"Café", "café" and "CAFÉ" are one name and an alias "会议室" is stated only by a request that says
+it. Finding the mentions takes time linear in the request: the phrases are indexed by their
+first word, and a mention is compared only with the mentions that could contain it.
 """
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Protocol
 
-from crewgate.text.request import RequestFacts, words
+from crewgate.text.request import RequestFacts
+from crewgate.text.words import fold, words
 
 # Words after which a noun phrase is over (used by the planners to cut a phrase they quote).
 BOUNDARY = frozenset("""
@@ -42,8 +49,10 @@ class Named(Protocol):
 
 
 def phrase_key(text: str) -> str:
-    """The lookup key of a name or phrase: its words, lower-case, single-spaced."""
-    return " ".join(words(text))
+    """The lookup key of a name or phrase: its folded words, single-spaced ("Room_B" -> "room
+    b"). Never empty for a name that is not blank: a name without letters or digits ("!!!",
+    "🚀") is its folded text, which no request's words can state."""
+    return " ".join(words(text)) or " ".join(fold(text).split()) or " ".join(text.split())
 
 
 class Vocabulary:
@@ -54,8 +63,14 @@ class Vocabulary:
         self.kind = kind
         self.lookup = lookup  # phrase key -> canonical name
         self.phrases = phrases  # canonical name -> its phrase keys
-        self._seqs = [(tuple(key.split()), name) for name, keys in phrases.items()
-                      for key in keys]
+        self._by_first: dict[str, list[tuple[tuple[str, ...], str]]] = defaultdict(list)
+        for name, keys in phrases.items():
+            for key in keys:
+                seq = tuple(words(key))
+                if seq:  # a name without words is never stated
+                    self._by_first[seq[0]].append((seq, name))
+        self._longest = max((len(seq) for seqs in self._by_first.values() for seq, _ in seqs),
+                            default=0)
         self._cache: dict[str, frozenset[str]] = {}
 
     @classmethod
@@ -92,14 +107,19 @@ class Vocabulary:
         return cached
 
     def _mentions(self, toks: tuple[str, ...], breaks: frozenset[int]) -> frozenset[str]:
-        spans = [(i, i + len(seq), name) for seq, name in self._seqs
-                 for i in range(len(toks) - len(seq) + 1) if toks[i:i + len(seq)] == seq]
-        starts = {start for start, _, _ in spans}
+        by_first, size = self._by_first, len(toks)
+        spans = [(i, i + len(seq), name) for i, tok in enumerate(toks) if tok in by_first
+                 for seq, name in by_first[tok] if toks[i:i + len(seq)] == seq]
+        ends: dict[int, list[int]] = defaultdict(list)  # mention start -> its ends
+        for start, end, _ in spans:
+            ends[start].append(end)
         kept = set()
         for start, end, name in spans:
-            if any(s <= start and end <= e and (e - s) > (end - start) for s, e, _ in spans):
+            # a longer mention containing this one starts at most self._longest words before
+            if any(e >= end and (e - s) > (end - start)
+                   for s in range(max(0, end - self._longest), start + 1) for e in ends.get(s, ())):
                 continue  # inside a longer mention ("pickup" in "pickup point")
-            if (end < len(toks) and toks[end] in HEAD_NOUNS and end not in starts
+            if (end < size and toks[end] in HEAD_NOUNS and end not in ends
                     and end - 1 not in breaks):
                 continue  # the noun phrase goes on: "charging bay", "pickup truck"
             if start > 0 and toks[start - 1] in COLOURS:

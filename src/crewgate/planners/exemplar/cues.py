@@ -1,9 +1,15 @@
 """What a request says about robots and actions, for the offline planner: which robots and
 skills it names (by name, kind, alias), which robots it says to leave out, whether it
-addresses the whole crew, and whether it names a workflow."""
+addresses the whole crew, and whether it names a workflow.
+
+Bounds: a request is read in time linear in its length: its words once, the robots' phrases
+looked up by their first word (a bounded number of candidates per word), a bounded window of
+words around each mention.
+"""
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -33,22 +39,27 @@ class Cues:
     @classmethod
     def read(cls, crew: Crew, request: str) -> Cues:
         toks = words(request)
-        stems = [stem(t) for t in toks]
-        named: set[str] = set()
-        excluded: set[str] = set()
+        stemmed = {t: stem(t) for t in set(toks)}  # each distinct word stemmed once
+        stems = list(map(stemmed.__getitem__, toks))
+        phrases: dict[str, list[tuple[tuple[str, ...], str]]] = defaultdict(list)
         for robot, spec in crew.robots.items():
             for phrase in (robot, spec.kind, *spec.aliases):
                 target = words(phrase)
-                for i in range(len(toks) - len(target) + 1):
-                    if toks[i:i + len(target)] != target:
-                        continue
-                    before = set(toks[max(0, i - 4):i])
-                    after = toks[i + len(target):i + len(target) + 3]
-                    denied = after[:1] in (("is",), ("are",), ("isn",)) and "not" in after[1:2]
-                    if before & NEGATIONS or set(after) & STAYING or denied:
-                        excluded.add(robot)
-                    else:
-                        named.add(robot)
+                if target:
+                    phrases[target[0]].append((target, robot))
+        named: set[str] = set()
+        excluded: set[str] = set()
+        for i, tok in enumerate(toks):
+            for target, robot in phrases.get(tok, ()):
+                if robot in excluded or toks[i:i + len(target)] != target:
+                    continue  # once excluded, a robot stays excluded
+                before = set(toks[max(0, i - 4):i])
+                after = toks[i + len(target):i + len(target) + 3]
+                denied = after[:1] in (("is",), ("are",), ("isn",)) and "not" in after[1:2]
+                if before & NEGATIONS or set(after) & STAYING or denied:
+                    excluded.add(robot)
+                else:
+                    named.add(robot)
         universal = bool(set(toks) & EVERYTHING) or any(
             a in QUANTIFIERS and b.startswith(COLLECTIVES) for a, b in pairwise(toks)) or any(
             a in QUANTIFIERS and c.startswith(COLLECTIVES)

@@ -1,0 +1,160 @@
+"""Benchmark: reading a request, ``RequestFacts.read``, on adversarial requests of growing length.
+
+What is measured: the time to read requests of 1,000, 10,000, 100,000 and 1,000,000 characters
+made of one adversarial pattern repeated (a long run of spaces, of digits, of "x ", of
+"from 1 to ", of "(1,", of punctuation, of non-ASCII letters and combining marks, nested
+brackets, phrase triggers; and, for reference, requests dense with real ranges and points, whose
+output grows with them). Each reading is timed on its own with ``time.perf_counter_ns``; the table
+gives the median per length and the time per character at 1 M divided by the time per character
+at 1 k and at 100 k: a linear reader keeps these ratios near 1 (below 1 where fixed costs weigh
+on short requests). The reader before issue 9 took 45-64 s for "x" and 1,000 spaces (cubic
+growth) and never finished with 3,000.
+
+A second table (informational) times every other reader of a request on the gate's and the
+offline planner's path at 1 M characters (100 k with ``--quick``): the crews' name mentions, the
+phrase readers, the exemplar planner's cues and masking.
+
+Target (issue 9): a 100,000-character request is read in under 1 s, whatever it holds.
+
+Run: ``.venv/bin/python benchmarks/bench_request.py [--quick] [--profile] [--json PATH]``.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from functools import partial
+
+from benchlib import (
+    Report,
+    Stats,
+    fmt,
+    in_unit,
+    parse_args,
+    print_header,
+    profile_calls,
+    table,
+    time_calls,
+)
+
+from crewgate.planners.exemplar.cues import Cues
+from crewgate.planners.exemplar.phrases import delexicalize, sentences
+from crewgate.spec import load_crew
+from crewgate.text.phrases import DEST, OBJECT, SOURCE, attached_number, candidates, quote
+from crewgate.text.request import RequestFacts
+
+TARGET_MS = 1000.0
+TARGET_LENGTH = 100_000
+LENGTHS = (1_000, 10_000, 100_000, 1_000_000)
+
+
+def _repeat(unit: str) -> Callable[[int], str]:
+    return lambda n: (unit * (n // len(unit) + 1))[:n]
+
+
+KINDS: dict[str, Callable[[int], str]] = {
+    "x and spaces": lambda n: "x" + " " * (n - 1),
+    "digits": _repeat("1"),
+    '"x "': _repeat("x "),
+    '"from 1 to "': _repeat("from 1 to "),
+    '"(1,"': _repeat("(1,"),
+    "punctuation": _repeat(",.;:!?-–—…=∈"),
+    "numbers and signs": _repeat("1 -.+1.2.. "),
+    "non-ASCII letters": _repeat("会议室 Café "),
+    "combining marks": _repeat("कमरा "),
+    "nested brackets": lambda n: "([" * (n // 4) + "])" * (n // 4),
+    "phrase triggers": _repeat("bring me the to the "),
+    "ranges (reference)": _repeat("x from 1 to 2, y in [3, 4]; "),
+    "points (reference)": _repeat("(7.5, 4.0) "),
+}
+
+
+def repetitions(length: int, quick: bool) -> int:
+    full = {1_000: 300, 10_000: 60, 100_000: 10, 1_000_000: 3}[length]
+    return max(1, full // 10) if quick else full
+
+
+def other_readers() -> dict[str, Callable[[str], object]]:
+    sar, g1 = load_crew("sar"), load_crew("g1_go2")
+    places, things = g1.context.locations, g1.context.objects
+
+    def mentions(text: str) -> object:
+        facts = RequestFacts.read(text)
+        return [v.named_in(facts) for v in (places, things)]
+
+    return {
+        "read + name mentions (g1_go2)": mentions,
+        "candidates(DEST)": lambda t: list(candidates(DEST, t)),
+        "quote(SOURCE), quote(OBJECT)": lambda t: (
+            quote(SOURCE, t, places, known_only=True), quote(OBJECT, t, places)),
+        "attached_number": lambda t: attached_number("altitude", t),
+        "Cues.read (sar)": lambda t: Cues.read(sar, t),
+        "Cues.read (g1_go2)": lambda t: Cues.read(g1, t),
+        "delexicalize (g1_go2)": lambda t: delexicalize(t, places, things),
+        "sentences": sentences,
+    }
+
+
+def main() -> int:
+    args = parse_args(__doc__.splitlines()[0] if __doc__ else "")
+    print_header("bench_request: RequestFacts.read on adversarial requests",
+                 "median of " + ", ".join(f"{repetitions(n, args.quick):,} at {n:,}"
+                                          for n in LENGTHS) + " characters, after warm-up.")
+    report = Report("request")
+    RequestFacts.read("warm up: x from 1 to 2, y in [3, 4]; (1, 2) on both axes")
+    rows: list[list[str]] = []
+    at_target: dict[str, float] = {}
+    ratios: dict[str, float] = {}
+    for kind, make in KINDS.items():
+        per_char: dict[int, float] = {}
+        cells = []
+        for n in LENGTHS:
+            text = make(n)
+            reps = repetitions(n, args.quick)
+            stats = Stats.of(time_calls(partial(RequestFacts.read, text), warmup=1, repeat=reps))
+            per_char[n] = stats.median_ns / n
+            cells.append(fmt(in_unit(stats.median_ns, "ms"), 2))
+            if n == TARGET_LENGTH:
+                at_target[kind] = in_unit(stats.median_ns, "ms")
+        report.figure(f"read 1M chars of {kind}, median", in_unit(stats.median_ns, "ms"), "ms")
+        shortest, longest = per_char[LENGTHS[0]], per_char[LENGTHS[-1]]
+        ratio = longest / shortest
+        ratios[kind] = ratio
+        rows.append([kind, *cells, fmt(longest, 0), fmt(ratio, 2),
+                     fmt(longest / per_char[TARGET_LENGTH], 2)])
+    print(table(["request", *(f"{n:,} ms" for n in LENGTHS), "ns/char 1M", "1M/1k",
+                 "1M/100k"], rows))
+    steepest = max(ratios, key=lambda k: ratios[k])
+    report.figure(f"per-char time 1M / 1k, highest ({steepest})", ratios[steepest], "x")
+    slowest = max(at_target, key=lambda k: at_target[k])
+    report.target(f"read {TARGET_LENGTH:,}-character request, slowest ({slowest})",
+                  at_target[slowest], "ms", "<=", TARGET_MS)
+
+    size = LENGTHS[-2] if args.quick else LENGTHS[-1]
+    print(f"\nOther readers of a request (informational), {size:,} characters, one reading each")
+    readers = other_readers()
+    for reader in readers.values():
+        reader("warm up: to the charger, bring me the cube, altitude 5")
+    texts = {kind: make(size) for kind, make in KINDS.items()}
+    other_rows = []
+    slowest_other = ("", 0.0)
+    for name, reader in readers.items():
+        times = {kind: Stats.of(time_calls(partial(reader, text), warmup=0, repeat=1))
+                 for kind, text in texts.items()}
+        worst = max(times, key=lambda k: times[k].median_ns)
+        seconds = in_unit(times[worst].median_ns, "s")
+        other_rows.append([name, fmt(seconds, 2), worst])
+        slowest_other = max(slowest_other, (f"{name} on {worst}", seconds), key=lambda r: r[1])
+    print(table(["reader", "slowest s", "on"], other_rows))
+    report.figure(f"other readers, {size:,} chars, slowest: {slowest_other[0]}",
+                  slowest_other[1], "s")
+
+    if args.profile:
+        text = KINDS['"(1,"'](TARGET_LENGTH)
+        profile_calls(f'RequestFacts.read of {TARGET_LENGTH:,} chars of "(1,"',
+                      lambda: RequestFacts.read(text), 5)
+    return report.finish(args.json)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,164 @@
+"""The ranges, zones and points a request states, read as token patterns around its numbers.
+
+Every shape is two consecutive number tokens with a few word and punctuation tokens before the
+first (the opener), between the two (the separator) and after the second (the closer):
+
+- a range of one axis: "x from -5.5 to 5.5", "y in [-5.5, 5.5]", "x ∈ [-4, 4]", "x: 1..2";
+  an x range and a y range that follow each other form a zone;
+- a zone on both axes: "from -5.5 to 5.5 on both axes", "on both axes [-4, 4]",
+  "3-7 on both axes", "x, y in [-5.5, 5.5]";
+- a point: "x 3, y -2", "y -2 and x 1", "(7.5, 4.0)", "at 3, 4".
+
+This module owns the shapes (:data:`SHAPES`) and the classification of a gap between two
+numbers: which openers its end offers, which separator it is, which closers its start offers,
+read from at most :data:`~crewgate.text.tokens.HEAD` tokens at each end, once per distinct gap
+(:class:`Gaps`). :mod:`crewgate.text.cut` reads the shapes off a request cut at its numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from crewgate.text.grammar import Grammar, grammar, slot
+from crewgate.text.tokens import HEAD, TOKEN, Tok, head, tail
+
+_OPEN = (slot("from", "in", "between", "range", "ranging from", "spanning", "of", "=", ":", "∈",
+              optional=True),
+         slot("from", optional=True, spaced=True), slot("[", "(", optional=True))
+SEP = grammar(slot("to", "and", ",", "..", "…", "–", "—", "through"))
+_CLOSE = grammar(slot("]", ")", optional=True))
+_ON = slot("on", "in", "along", "for", "across")
+_BOTH = ("both axes", "both x and y", "both dimensions", "both directions")
+_COMMA = grammar(slot(","))
+_NOTHING = grammar()
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Shape:
+    """Two numbers and the grammars of the tokens around them. ``before`` and ``between`` None:
+    the shape's own rule (:data:`HYPHEN_RANGE`: a hyphen the second number may have taken for
+    its sign, checked in :mod:`crewgate.text.cut`)."""
+
+    name: str
+    index: int
+    before: Grammar | None
+    between: Grammar | None
+    after: Grammar
+    spaced: bool = False  # whitespace right before the first number
+    exact_unit: bool = False  # the unit is "m", never "M"
+    bit: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "bit", 1 << self.index)
+
+
+BOTH_AXES = Shape("both axes", 0, grammar(slot("from", "between", "within", "in", optional=True),
+                                          slot("[", "(", optional=True)), SEP,
+                  grammar(slot("]", ")", optional=True), slot("m", optional=True, spaced=True),
+                          _ON, slot(*_BOTH, "x and y", "each axis")))
+BOTH_AXES_FIRST = Shape("both axes first", 1, grammar(
+    slot("on", "in", "along", "for", "across", optional=True), slot(*_BOTH),
+    slot("in", "within", "from", "between", "of", "=", ":", "∈", optional=True),
+    slot("[", "(", optional=True)), SEP, _CLOSE)
+HYPHEN_RANGE = Shape("hyphen range", 2, None, None, grammar(
+    slot("m", optional=True, spaced=True), _ON,
+    slot("both axes", "both dimensions", "both directions", "x and y")))
+XY_RANGE = Shape("x, y range", 3, grammar(slot("x"), slot(",", "and"), slot("y"), *_OPEN), SEP,
+                 _CLOSE)
+AXIS_RANGE = Shape("axis range", 4, grammar(slot("x", "y"), *_OPEN), SEP, _CLOSE)
+XY_POINT = Shape("x, y point", 5, grammar(slot("x"), slot("=", ":", optional=True)), grammar(
+    slot(",", ";", "and", optional=True), slot("and", optional=True), slot("y"),
+    slot("=", ":", optional=True)), _NOTHING)
+YX_POINT = Shape("y, x point", 6, grammar(slot("y"), slot("=", ":", optional=True)), grammar(
+    slot(",", ";", "and", optional=True), slot("and", optional=True), slot("x"),
+    slot("=", ":", optional=True)), _NOTHING)
+BRACKET_POINT = Shape("bracketed point", 7, grammar(slot("(", "[")), _COMMA,
+                      grammar(slot(")", "]")), exact_unit=True)
+LEAD_POINT = Shape("led point", 8, grammar(
+    slot("at", "to", "position", "point", "coordinate", "coordinates", "location", "goal"),
+    slot(":", optional=True)), _COMMA, _NOTHING, spaced=True)
+
+ZONES = (BOTH_AXES, BOTH_AXES_FIRST, HYPHEN_RANGE, XY_RANGE)  # then AXIS_RANGE, paired
+POINTS = (XY_POINT, YX_POINT, BRACKET_POINT, LEAD_POINT)
+SHAPES = (*ZONES, AXIS_RANGE, *POINTS)  # by index
+# the first and last tokens that make a gap worth reading further
+_FIRSTS = frozenset().union(*(g.firsts for s in SHAPES for g in (s.between, s.after) if g),
+                            ("-", "–", "."))  # the hyphen range; ".." split by a number
+_LASTS = frozenset().union(*(s.before.lasts for s in SHAPES if s.before))
+
+
+class Gap(NamedTuple):
+    """A gap, classified. ``code``: the bits of the shapes whose opener ends the gap, | those of
+    the shapes it separates the numbers of << 16, | those whose closer starts it << 32. Its end
+    tokens; per shape, where its opener starts (an index into ``tail``) and how many tokens its
+    closer takes (None: it has none)."""
+
+    code: int
+    head: list[Tok]
+    tail: list[Tok]
+    opener: tuple[int | None, ...]
+    closer: tuple[int | None, ...]
+
+
+def spaced_end(gap: str) -> bool:
+    """Whitespace ends the gap (a lone x/y glued to the next number reads as followed by one)."""
+    return bool(gap) and (gap[-1].isspace() or gap[-1] in "xyXY")
+
+
+def _edge(gap: str) -> tuple[str, str]:
+    """The first and the last token of a gap, lower-case ("" for none)."""
+    first, last = TOKEN.search(gap), TOKEN.search(gap[::-1])
+    return (first.group().lower() if first else "", last.group()[::-1].lower() if last else "")
+
+
+def _classify(gap: str) -> Gap:
+    first_tok, last_tok = _edge(gap)
+    if first_tok and first_tok not in _FIRSTS and last_tok not in _LASTS:
+        return _PLAIN
+    first, last = head(gap), tail(gap)
+    return _classified(gap, first, last, first if len(first) < HEAD else None)
+
+
+def _classified(gap: str, first: list[Tok], last: list[Tok], whole: list[Tok] | None) -> Gap:
+    spaced = spaced_end(gap)
+    openers: list[int | None] = []
+    closers: list[int | None] = []
+    before = between = after = 0
+    for shape in SHAPES:
+        if shape.before is None or shape.between is None:  # the hyphen range (see cut.py)
+            k: int | None = 0
+            ok_between = whole is not None and (
+                [t.low for t in whole] in (["-"], ["–"]) or (not whole and bool(gap)))
+            n = None if gap.startswith(".") else shape.after.prefix(first)
+        else:
+            k = shape.before.suffix(last, spaced)
+            if shape.spaced and not spaced:
+                k = None
+            ok_between = whole is not None and (shape.between.fits(whole, spaced) or (
+                shape.between is SEP and dot_split(gap, whole)))
+            n = shape.after.prefix(first)
+        openers.append(k)
+        closers.append(n)
+        before |= shape.bit * (k is not None)
+        between |= shape.bit * ok_between
+        after |= shape.bit * (n is not None)
+    return Gap(before | between << 16 | after << 32, first, last, tuple(openers), tuple(closers))
+
+
+# a gap whose end tokens no shape uses: only the shapes that need no token there can use it
+_PLAIN = _classified("", [], [], None)
+
+
+class Gaps(dict[str, Gap]):
+    """Gaps classified once per distinct text (a long request repeats its gaps)."""
+
+    def __missing__(self, gap: str) -> Gap:
+        found = self[gap] = _classify(gap)
+        return found
+
+
+def dot_split(gap: str, toks: Sequence[Tok]) -> bool:
+    """The first dot of ".." ends the gap, the second starts the next number ("-4 ..4")."""
+    return len(toks) == 1 and toks[0].low == "." and gap.endswith(".")

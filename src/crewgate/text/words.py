@@ -1,0 +1,91 @@
+"""Words of a request or of a name, in any script: the unit of containment and of name lookup.
+
+Text is folded with NFKC and casefold ("ＲＯＯＭ Ｂ" -> "room b", "Straße" -> "strasse"); a word is
+a run of letters, digits and combining marks of any script ("café", "कमरा", "tb3"), so
+underscores, hyphens, spaces and punctuation separate words ("room_b", "Room B" and "room-b" are
+all "room b"). Digits glued to letters stay in their word ("TB3" is the word "tb3", no number).
+Chinese and Japanese are written without spaces: each ideograph or kana is a word of its own, so
+"会议室" (three words) is stated by "带狗去会议室". Other scripts written without spaces (Thai,
+Khmer, ...) are read as runs: a name is stated where the request sets it off.
+
+Bounds: a word is one character, or a run of characters of one class (or of two disjoint
+classes), and nothing follows it in its expression: linear. A text's combining marks are found
+once, among its distinct characters. The last texts folded are kept (each reader of a request
+folds it).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+from itertools import compress, count, repeat
+
+_ASCII_WORD = re.compile(r"([a-z0-9]+)")
+# ideographs (with the iteration and zero marks) and kana: one word per character
+CJK = ("\u3005-\u3007\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+        "\U00020000-\U0003134f")
+
+
+@lru_cache(maxsize=32)
+def fold(text: str) -> str:
+    """NFKC and casefold (idempotent: folding a folded text changes nothing)."""
+    if text.isascii():
+        return text.lower()
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
+
+
+@lru_cache(maxsize=32)
+def marks(folded: str) -> str:
+    """The combining marks a text uses (its non-ASCII characters of category M), sorted: they
+    are part of words although Python's ``\\w`` leaves them out ("कमरा" ends with one)."""
+    if folded.isascii():
+        return ""
+    return "".join(sorted(c for c in set(folded)
+                          if not c.isascii() and unicodedata.category(c).startswith("M")))
+
+
+@lru_cache(maxsize=64)
+def word_pattern(mark_chars: str) -> re.Pattern[str]:
+    """Words (for a text without underscores), as one group: an ideograph or a kana, or a run
+    of other word characters (``\\w``) and these marks."""
+    return re.compile(rf"([{CJK}]|{continuing(mark_chars)}+)")
+
+
+def continuing(mark_chars: str) -> str:
+    """A pattern for one character that continues a word (a word character, or one of these
+    marks, that is no ideograph or kana: those are words of their own)."""
+    other = rf"[^\W{CJK}]"
+    return rf"(?:{other}|[{re.escape(mark_chars)}])" if mark_chars else other
+
+
+def _prepared(text: str) -> tuple[re.Pattern[str], str]:
+    """The word pattern for a text (one group: the word), and the text folded (underscores
+    made spaces)."""
+    folded = fold(text)
+    if folded.isascii():
+        return _ASCII_WORD, folded
+    bare = folded.replace("_", " ")
+    return word_pattern(marks(bare)), bare
+
+
+def words(text: str) -> tuple[str, ...]:
+    """The folded words of a text, in order."""
+    pattern, bare = _prepared(text)
+    return tuple(pattern.findall(bare))
+
+
+def read_words(text: str) -> tuple[tuple[str, ...], frozenset[int]]:
+    """The words of a request, and the indices of the words followed by punctuation (anything
+    but spaces, tabs, "_" and "-"): a noun phrase cannot run on past them ("red cube -> room_b",
+    "dropoff, then")."""
+    pattern, bare = _prepared(text)
+    parts = pattern.split(bare)  # [separator, word, separator, ..., word, separator]
+    inner = parts[2:-1:2]  # inner[i] separates word i from word i + 1
+    stops = frozenset(compress(count(), map(str.strip, inner, repeat(" \t_-"))))
+    return tuple(parts[1::2]), stops
+
+
+def breaks(text: str) -> frozenset[int]:
+    """Indices of the words followed by punctuation (see :func:`read_words`)."""
+    return read_words(text)[1]

@@ -1,0 +1,121 @@
+"""Words and names in any script: folded with NFKC and casefold, letters, digits and combining
+marks of every script kept (each ideograph or kana a word: Chinese and Japanese are written
+without spaces), so a non-ASCII alias is a real alias (issue 9: "会议室" had an empty key, and
+every request "stated" that location)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from crewgate.adapters.sim import SimAdapter
+from crewgate.gate import Gate
+from crewgate.plan import Plan, parse_plan
+from crewgate.planners.exemplar.phrases import delexicalize
+from crewgate.spec import Crew, load_crew
+from crewgate.text import RequestFacts, Vocabulary, fold, phrase_key, words
+from crewgate.text.phrases import DEST, quote
+
+ROOM_B = "  room_b: {pose: [0.0, -1.0]}\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("会议室", ("会", "议", "室")), ("带狗去会议室", ("带", "狗", "去", "会", "议", "室")),
+     ("ロボット犬", ("ロ", "ボ", "ッ", "ト", "犬")), ("Café", ("café",)), ("CAFÉ", ("café",)),
+     ("cafe\u0301", ("café",)),
+     ("ＲＯＯＭ Ｂ", ("room", "b")), ("room_b", ("room", "b")), ("Room B", ("room", "b")),
+     ("room-b", ("room", "b")), ("Straße", ("strasse",)), ("कमरा", ("कमरा",)),
+     ("हिन्दी कमरा", ("हिन्दी", "कमरा")),
+     ("stop the TB3 and go2", ("stop", "the", "tb3", "and", "go2")),
+     ("İstanbul", (fold("İstanbul"),)), ("x=3.5", ("x", "3", "5")), ("!!! ...", ())],
+)
+def test_words_are_folded_runs_of_letters_digits_and_marks(text: str,
+                                                           expected: tuple[str, ...]) -> None:
+    assert words(text) == expected
+
+
+@pytest.mark.parametrize(("name", "key"), [
+    ("room_b", "room b"), ("Room B", "room b"), ("room-b", "room b"), ("ＲＯＯＭ＿Ｂ", "room b"),
+    ("会议室", "会 议 室"), ("Café", "café"), ("🚀", "🚀"), ("!!!", "!!!"), ("a  🚀", "a"),
+])
+def test_phrase_keys(name: str, key: str) -> None:
+    assert phrase_key(name) == key
+
+
+@given(st.text(min_size=1, max_size=24).filter(str.strip))
+def test_no_name_that_is_not_blank_has_an_empty_key(name: str) -> None:
+    key = phrase_key(name)
+    assert key
+    assert phrase_key(key) == key
+    assert words(key) == words(name)
+
+
+@pytest.fixture(scope="module")
+def crew(tmp_path_factory: pytest.TempPathFactory) -> Crew:
+    """g1_go2 with a Chinese alias of room_b ("meeting room") and a French one of table_b."""
+    text = (Path(load_crew.__code__.co_filename).parent.parent / "crews" / "g1_go2.yaml"
+            ).read_text(encoding="utf-8")
+    assert ROOM_B in text
+    text = text.replace(ROOM_B, '  room_b: {pose: [0.0, -1.0], aliases: ["会议室"]}\n').replace(
+        "  table_b: {pose: [2.0, 1.0],", '  table_b: {pose: [2.0, 1.0], aliases: ["Café"],')
+    path = tmp_path_factory.mktemp("crew") / "g1_go2_unicode.yaml"
+    path.write_text(text, encoding="utf-8")
+    return load_crew(path)
+
+
+def test_a_non_ascii_alias_states_its_location_only_when_the_request_says_it(crew: Crew) -> None:
+    places = Vocabulary.build("location", crew.locations)
+    assert places.resolve("会议室") == "room_b"
+    assert places.stated_in(RequestFacts.read("带狗去会议室"), "room_b")
+    assert places.stated_in(RequestFacts.read("send the dog to the 会议室, please"), "room_b")
+    for request in ("walk the dog to the kitchen", "带狗去厨房", "go to room a", ""):
+        facts = RequestFacts.read(request)
+        assert not places.stated_in(facts, "room_b"), request
+        assert "room_b" not in places.named_in(facts), request
+    assert places.stated_in(RequestFacts.read("Meet me at the CAFÉ"), "table_b")
+    assert places.stated_in(RequestFacts.read("meet me at the cafe\u0301"), "table_b")
+    assert not places.stated_in(RequestFacts.read("meet me at the cafeteria"), "table_b")
+
+
+def test_the_gate_refuses_a_non_ascii_alias_the_request_does_not_state(crew: Crew) -> None:
+    gate, world = Gate(crew), SimAdapter(crew).world
+    plan = parse_plan({"workflow": "navigation_only", "steps": [
+        {"robot": "go2", "skill": "navigate_to_location", "args": {"location": "会议室"}}]})
+    assert isinstance(plan, Plan)
+    assert gate.validate(plan, "带狗去会议室", world).accepted
+    refused = gate.validate(plan, "walk the dog to the kitchen", world)
+    assert "substituted_value" in refused.codes
+
+
+def test_phrases_are_quoted_in_any_script(crew: Crew) -> None:
+    places = Vocabulary.build("location", crew.locations)
+    assert quote(DEST, "send the dog to the 会议室 now", places) == "room_b"
+    assert quote(DEST, "send the dog to the 厨房 now", places) == "厨房"
+    assert quote(DEST, "go to the café", places) == "table_b"
+
+
+def test_the_offline_planner_masks_names_in_any_script(crew: Crew) -> None:
+    places, things = crew.context.locations, crew.context.objects
+    assert delexicalize("带狗去会议室", places, things) == "带狗去 place"
+    assert delexicalize("Meet me at the CAFÉ", places, things) == "meet me at the place"
+
+
+@dataclass
+class _Place:
+    aliases: list[str] = field(default_factory=list)
+
+
+def test_an_alias_without_words_is_never_stated() -> None:
+    """A blank alias matched everywhere before; one without letters or digits names its entry
+    in a plan and is stated by no request."""
+    places = Vocabulary.build("location", {"dock": _Place(["", "🚀", "!!!"]), "yard": _Place()})
+    for request in ("go to the yard", "🚀 !!!", ""):
+        assert places.named_in(RequestFacts.read(request)) == (
+            ["yard"] if "yard" in request else []), request
+    assert places.resolve("🚀") == "dock"
+    assert places.resolve("!!!") == "dock"
