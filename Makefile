@@ -41,9 +41,12 @@ lint: install
 typecheck: install
 	$(BIN)/mypy
 
-# pytest; exit status 5 (no test collected) counts as a failure.
+# pytest: every test but the local language model's on both cores (pytest-xdist, a test file
+# per worker), then those alone (a model process must not share the two cores). Exit status 5
+# (no test collected) counts as a failure.
 unit: install
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile -m "not llm"
+	$(BIN)/python -m pytest -q -m llm
 
 # Speed and memory benchmarks; they print their figures.
 bench: install

@@ -64,22 +64,31 @@ class Humanoid(Body):
         target = str(self.params["bin_robot"])
         spot = str(self.params["load_spot"])
 
+        # the world, not the local body: in a ROS 2 deployment the other robot lives in another
+        # process and only its reported state is known here, so the humanoid waits a while for
+        # the quadruped to be heard at its spot before it gives up (as a real one would)
+        partner = self.sim.crew.robots.get(target)
+        grace = 2 * partner.liveness_timeout_s if partner is not None else 0.0
+
         def finish() -> Progress:
             held = self.holding
             if held is None:
                 return failed("nothing in hand to load")
-            # the world, not the local body: in a ROS 2 deployment the other robot lives in
-            # another process and only its reported state is known here
-            if target not in self.sim.bodies or not self.sim.world.get(target, "available"):
+            there = target in self.sim.bodies and self.sim.world.get(target, "available")
+            at_spot = there and self.sim.world.get(target, "location") == spot
+            if not at_spot and action.elapsed < skill.duration_s + grace:
+                return RUNNING
+            if not there:
                 return failed(f"{target} is not there to load")
-            if self.sim.world.get(target, "location") != spot:
+            if not at_spot:
                 return failed(f"{target} is not at its loading spot {spot}")
             if any(h == target for h in self.sim.objects.values()):
                 return failed(f"{target}'s payload bin is full")
             self.sim.objects[held] = target
             return done(object=held, loaded_onto=target)
 
-        return TimedAction(self, command, skill.duration_s, finish)
+        action = TimedAction(self, command, skill.duration_s, finish)
+        return action
 
     def act_hand_over(self, command: Command, skill: Skill) -> Action:
         def finish() -> Progress:
