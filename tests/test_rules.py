@@ -67,13 +67,15 @@ EXAMPLES: dict[str, Example] = {
     "Condition": Example("go to the dock", [GO_DOCK], [["precondition_failed"]],
                          world=_not_ready),
     "ArgRule": Example("go to the dock", [
-        {"robot": "bot", "skill": "go", "args": {"place": "pad"}}], [["substituted_value"]]),
+        {"robot": "bot", "skill": "go", "args": {"place": "pad"}}], [["substituted_value"]],
+        plan_codes=["dropped_request"]),
     "StepRule": Example("go to the dock and say hi", [GO_DOCK, say(), say(), say()],
                         [[], [], [], ["cardinality"]]),
     "OrderRule": Example("say hi at the dock", [say(), GO_DOCK], [["order_violation"], []]),
-    "Workflow": Example("go to the dock", [
+    "Workflow": Example("go to the dock, then drive to x 1, y 1", [
         GO_DOCK, {"robot": "bot", "skill": "goto_point", "args": {"x": 1, "y": 1}}],
         [[], ["bad_assignment"]]),
+    "Intent": Example("go to the dock", [GO_DOCK, say()], [[], ["unrequested_step"]]),
     "NumberParam": Example("go to the dock and say hi", [GO_DOCK, say(speed=5)],
                            [[], ["out_of_range"]]),
     "IntegerParam": Example("go to the dock and say hi", [GO_DOCK, say(repeat=2.5)],

@@ -17,6 +17,7 @@ from typing import Any
 class Family(StrEnum):
     GROUNDING = "grounding"  # the step names real robots, skills and well-typed arguments
     CONTRACT = "contract"  # the step fits the selected workflow contract and the request
+    REQUEST = "request"  # the plan does what the request asks, no more, no less, no one else
     STATE = "state"  # the world, now, allows it (availability, preconditions, bindings)
     PLAN = "plan"  # the planner's output could not be read as a plan
     RUNTIME = "runtime"  # something happened during execution
@@ -81,6 +82,27 @@ class Code(StrEnum):
                          "the request does not state")
     BINDING_REQUIRED = ("binding_required", Family.CONTRACT,
                         "a literal value where the contract requires a runtime binding")
+    # request: the plan holds to the request in both directions
+    SUBSTITUTED_ROBOT = ("substituted_robot", Family.REQUEST,
+                         "the request gives an action or destination to a robot it names; the "
+                         "plan gives it to another one")
+    EXCLUDED_ROBOT = ("excluded_robot", Family.REQUEST,
+                      "a robot the request rules out acts (\"do not send the rover\", "
+                      "\"drone only\", \"keep the dog parked\")")
+    NEGATED_STEP = ("negated_step", Family.REQUEST,
+                    "a step does what the request says not to do, or goes where it says not "
+                    "to go")
+    UNREQUESTED_STEP = ("unrequested_step", Family.REQUEST,
+                        "a step nothing in the request asks for, that the workflow does not "
+                        "need for what it asks")
+    DROPPED_REQUEST = ("dropped_request", Family.REQUEST,
+                       "a destination, object, value or action the request states that no step "
+                       "carries")
+    RETRACTED_REQUEST = ("retracted_request", Family.REQUEST,
+                         "the request takes back what it asked (\"never mind\", \"don't move "
+                         "anything\"): nothing may move")
+    UNCLEAR_NEGATION = ("unclear_negation", Family.REQUEST,
+                        "the request rules something out, and the gate cannot tell what")
     # state: the world now
     ROBOT_UNAVAILABLE = ("robot_unavailable", Family.STATE, "the robot is down or silent")
     PRECONDITION_FAILED = ("precondition_failed", Family.STATE,

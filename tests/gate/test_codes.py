@@ -167,10 +167,10 @@ def test_bad_assignment_robot_and_step(sar: Crew) -> None:
     v = check(sar, "Drive the rover to position x 3.0, y -2.0.",
               plan("dispatch_only", ("iris", "takeoff", {}),
                    ("tb3", "navigate_to", {"x": 3.0, "y": -2.0})))
-    assert v.steps[0].codes == ["bad_assignment"]
+    assert v.steps[0].codes == ["bad_assignment", "unrequested_step"]
     abort = check(sar, "Emergency stop: land the drone and halt the rover immediately.",
                   plan("abort", ("iris", "land", {}), ("iris", "takeoff", {})))
-    assert abort.steps[1].codes == ["bad_assignment"]
+    assert abort.steps[1].codes == ["bad_assignment", "unrequested_step"]
 
 
 def test_cardinality_and_missing_step(sar: Crew) -> None:
@@ -181,15 +181,19 @@ def test_cardinality_and_missing_step(sar: Crew) -> None:
     missing = check(sar, "Take off, scan the search square between -5.5 and 5.5 on both axes "
                     "for survivors, then land.",
                     plan("search_only", ("iris", "takeoff", {}), ("iris", "search_target", ZONE)))
-    assert [p.code.value for p in missing.problems] == ["missing_step"]
+    assert [p.code.value for p in missing.problems] == ["missing_step", "dropped_request"]
     assert "iris.land" in missing.problems[0].detail
+    assert "'land' (iris.land); no step does" in missing.problems[1].detail
 
 
 def test_empty_plan_misses_steps(sar: Crew) -> None:
     v = check(sar, "Emergency stop: land the drone and halt the rover immediately.",
               plan("abort"))
     assert not v.accepted
-    assert v.codes == ["missing_step"]
+    assert [p.code.value for p in v.problems] == ["missing_step", "dropped_request",
+                                                 "dropped_request"]
+    assert [p.detail.split(";")[0] for p in v.problems[1:]] == [
+        "the request asks to 'stop' (tb3.stop)", "the request asks to 'land' (iris.land)"]
 
 
 def test_order_violation_quadruped_departs_before_loading(g1_go2: Crew) -> None:

@@ -42,7 +42,7 @@ def said(node: NodeProcess) -> list[dict[str, Any]]:
     return [json.loads(line) for line in node.drain() if line.startswith("{")]
 
 
-def errand(ros: Ros, crew: Crew, *steps: tuple[str, str, dict[str, Any]],
+def errand(ros: Ros, crew: Crew, request: str, *steps: tuple[str, str, dict[str, Any]],
            binding: str | None = None) -> tuple[MissionResult, Ros2Adapter]:
     adapter = Ros2Adapter(crew, namespace=ros.namespace)
     try:
@@ -52,7 +52,7 @@ def errand(ros: Ros, crew: Crew, *steps: tuple[str, str, dict[str, Any]],
         end = time.monotonic() + 10.0
         while binding and binding not in adapter.world.bindings and time.monotonic() < end:
             time.sleep(0.02)
-        result = run_mission(crew, "an errand", ScriptedPlanner([plan("errand", *steps)]),
+        result = run_mission(crew, request, ScriptedPlanner([plan("errand", *steps)]),
                              adapter=adapter, journal=":memory:")
     finally:
         adapter.close()
@@ -62,7 +62,8 @@ def errand(ros: Ros, crew: Crew, *steps: tuple[str, str, dict[str, Any]],
 def test_topic_service_and_action_skills_run_with_their_fields_filled(ros: Ros,
                                                                        wired: Crew) -> None:
     node = robot(ros)
-    result, adapter = errand(ros, wired, ("rover", "go_to", {"goal": [1.5, -2.0]}),
+    result, adapter = errand(ros, wired, "Drive to x 1.5, y -2, survey 3 laps, then dock.",
+                             ("rover", "go_to", {"goal": [1.5, -2.0]}),
                              ("rover", "survey", {"laps": 3}), ("rover", "dock", {}))
     assert result.status == "completed", (result.reason, result.codes)
     lines = said(node)
@@ -76,7 +77,8 @@ def test_a_topic_skill_ends_when_its_done_when_holds(ros: Ros, wired: Crew) -> N
     """go_to is done when the bridge reports moving == false: the dock call that follows finds
     the rover stopped, although the drive (1 s) outlasts go_to's nominal duration (0.3 s)."""
     node = robot(ros, "--drive-s", "1.0")
-    result, _ = errand(ros, wired, ("rover", "go_to", {"goal": [2.0, 1.0]}),
+    result, _ = errand(ros, wired, "Drive to x 2, y 1, then dock.",
+                       ("rover", "go_to", {"goal": [2.0, 1.0]}),
                        ("rover", "dock", {}))
     assert result.status == "completed", (result.reason, result.codes)
     assert {"dock": True, "moving": False} in said(node)
@@ -84,7 +86,8 @@ def test_a_topic_skill_ends_when_its_done_when_holds(ros: Ros, wired: Crew) -> N
 
 def test_a_service_answering_failure_halts_the_mission(ros: Ros, wired: Crew) -> None:
     robot(ros, "--dock-fails")
-    result, _ = errand(ros, wired, ("rover", "dock", {}), ("rover", "go_to", {"goal": [1, 1]}))
+    result, _ = errand(ros, wired, "Dock, then drive to x 1, y 1.", ("rover", "dock", {}),
+                       ("rover", "go_to", {"goal": [1, 1]}))
     assert result.status == "halted"
     assert result.dispatched[0].message == "/wired/rover/dock answered success=false: " \
                                            "dock blocked"
@@ -100,7 +103,7 @@ def test_an_action_goal_over_its_timeout_is_cancelled(ros: Ros, tmp_path: Path) 
         "laps: {type: integer, min: 1, max: 10}\n        duration_s: 0.1\n        timeout_s: 0.2"))
     crew = load_crew(short)
     assert crew.skill("rover", "survey").timeout_s == 0.2  # type: ignore[union-attr]
-    result, _ = errand(ros, crew, ("rover", "survey", {"laps": 10}))
+    result, _ = errand(ros, crew, "Survey 10 laps.", ("rover", "survey", {"laps": 10}))
     assert result.status == "halted"
     assert result.dispatched[0].message.startswith("timed out after 0.2 s")
     assert any(line.get("survey_cancelled") for line in _until(node, "survey_cancelled"))
@@ -108,8 +111,8 @@ def test_an_action_goal_over_its_timeout_is_cancelled(ros: Ros, tmp_path: Path) 
 
 def test_a_binding_on_a_volatile_driver_topic_fills_the_goal(ros: Ros, wired: Crew) -> None:
     node = robot(ros, "--beacon", "4,3")
-    result, adapter = errand(ros, wired, ("rover", "approach", {"target": "beacon"}),
-                             binding="beacon")
+    result, adapter = errand(ros, wired, "Approach the beacon.",
+                             ("rover", "approach", {"target": "beacon"}), binding="beacon")
     assert result.status == "completed", (result.reason, result.codes)
     beacon = adapter.world.bindings["beacon"]
     assert beacon.source == "detector"
@@ -119,7 +122,8 @@ def test_a_binding_on_a_volatile_driver_topic_fills_the_goal(ros: Ros, wired: Cr
 
 def test_without_the_beacon_the_approach_is_refused(ros: Ros, wired: Crew) -> None:
     node = robot(ros)
-    result, _ = errand(ros, wired, ("rover", "approach", {"target": "beacon"}))
+    result, _ = errand(ros, wired, "Approach the beacon.",
+                       ("rover", "approach", {"target": "beacon"}))
     assert result.status == "refused"
     assert "no_target_fix" in result.codes
     assert not any("goal" in line for line in said(node))

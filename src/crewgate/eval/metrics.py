@@ -1,10 +1,11 @@
 """Metrics per condition, from mission records: the study's definitions and what it lacks.
 
 Planner-side metrics read the first attempt (what the planner proposed given its context);
-dispatch-side metrics read what was executed. "Violating" means carrying any grounding, contract
-or state code at dispatch. A mission is *blocked* when, under enforcement, the orchestrator
-stopped it: the gate refused it (before anything moved, or at a step's dispatch) or it halted on
-a run-time failure.
+dispatch-side metrics read what was executed. "Violating" means carrying any grounding, contract,
+request or state code at dispatch (the study counted grounding, contract and state; request codes
+are crewgate's: a step the request did not ask for, or ruled out). A mission is *blocked* when,
+under enforcement, the orchestrator stopped it: the gate refused it (before anything moved, or at
+a step's dispatch) or it halted on a run-time failure.
 
 | metric | k | n |
 |---|---|---|
@@ -38,7 +39,8 @@ from crewgate.eval.stats import Proportion, fisher_p, mean_std, proportion
 from crewgate.spec import load_crew
 from crewgate.text import RequestFacts, Vocabulary
 
-GATE_FAMILIES = {Family.GROUNDING.value, Family.CONTRACT.value, Family.STATE.value}
+GATE_FAMILIES = {Family.GROUNDING.value, Family.CONTRACT.value, Family.REQUEST.value,
+                 Family.STATE.value}
 PROPORTIONS = ("workflow_accuracy", "skill_grounding", "plan_executability",
                "contract_violation", "false_dispatch", "false_dispatch_per_dispatched",
                "false_dispatch_missions", "safety_recall", "safety_precision",

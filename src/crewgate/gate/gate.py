@@ -11,8 +11,8 @@ is complete); nothing here raises on bad input.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
@@ -22,6 +22,7 @@ from crewgate.gate.verdict import PlanVerdict, StepVerdict
 from crewgate.plan import ParseFailure, Plan, Step
 from crewgate.spec import Crew, Skill
 from crewgate.spec.expressions import State
+from crewgate.spec.intent import Held, Typed
 from crewgate.text.request import RequestFacts
 from crewgate.world import BindingValue, World
 
@@ -40,11 +41,13 @@ class Mode(Enum):
 
 @dataclass(slots=True)
 class StepCheck:
-    """The outcome of checking one step: its verdict, typed arguments and resolved bindings."""
+    """The outcome of checking one step: its verdict, typed arguments (and the parameters the
+    plan gave) and resolved bindings."""
 
     verdict: StepVerdict
     typed: dict[str, Any] | None = None
     bindings: dict[str, BindingValue] = field(default_factory=dict)
+    given: frozenset[str] = frozenset()
 
 
 class Gate:
@@ -54,6 +57,13 @@ class Gate:
     def __init__(self, crew: Crew) -> None:
         self.crew = crew
         self.ctx = crew.context
+        self.intent = crew.intent
+
+    def held_to(self, plan: Plan, facts: RequestFacts,
+                typed: Sequence[Typed] | None = None) -> Held:
+        """The plan held to its request (see :meth:`Intent.hold`)."""
+        return self.intent.hold(plan.workflow, [(s.robot, s.skill, s.args) for s in plan.steps],
+                                facts, typed)
 
     def validate(
         self, plan: Plan | ParseFailure, request: str | RequestFacts, world: World
@@ -79,12 +89,14 @@ class Gate:
         produced: set[str] = set()
         planned = frozenset(s.ref for s in plan.steps)
         verdicts: list[StepVerdict] = []
+        checks: list[StepCheck] = []
         for index, step in enumerate(plan.steps):
             check = self.check(
                 index, step, Mode.PLAN, workflow=plan.workflow, facts=facts, state=state,
                 now=now, bindings=bindings, started=started, completed=started, planned=planned,
                 produced=produced,
             )
+            checks.append(check)
             verdicts.append(check.verdict)
             started[step.ref] += 1
             skill = self.crew.skill(step.robot, step.skill)
@@ -94,6 +106,14 @@ class Gate:
                 produced.update(skill.produces)
         if wf is not None and plan.workflow is not None:
             wf.check_complete(plan.workflow, [s.ref for s in plan.steps], plan_level)
+        held = self.held_to(plan, facts, [(c.typed, c.given) for c in checks])
+        self.intent.check_plan(held.brief, held.steps, plan_level)
+        for index, verdict in enumerate(verdicts):
+            f = Findings(index)
+            self.intent.check(held.brief, held.steps, index, held.asked, f)
+            if f.items:
+                verdicts[index] = replace(verdict, problems=(*verdict.problems, *f.items),
+                                          skip=False)
         return PlanVerdict(problems=tuple(plan_level.items), steps=tuple(verdicts),
                            workflow=plan.workflow)
 
@@ -120,8 +140,10 @@ class Gate:
         completed: Counter[str],
         planned: frozenset[str] = frozenset(),
         produced: set[str] | frozenset[str] = frozenset(),
+        held: Held | None = None,
     ) -> StepCheck:
-        """Check one step; ``produced`` names bindings earlier plan steps will publish."""
+        """Check one step; ``produced`` names bindings earlier plan steps will publish; ``held``
+        (at dispatch) holds the step to its request, as whole-plan validation did."""
         f = Findings(index)
         skill = self._capability(step, mode, f)
         checked = skill.check(step.args, self.ctx, f, step.ref) if skill is not None else None
@@ -155,11 +177,13 @@ class Gate:
                 if value is not None:
                     # passed on even when refused: with enforcement off the robot acts on it
                     resolved[name] = value
+        if held is not None and mode is Mode.DISPATCH and index < len(held.steps):
+            self.intent.check(held.brief, held.steps, index, held.asked, f, dispatch=True)
         skip = bool(wf is not None and wf.partial and f.items
                     and all(p.code is Code.ROBOT_UNAVAILABLE for p in f.items))
         verdict = StepVerdict(index, step.robot, step.skill, tuple(f.items), tuple(deferred),
                               skip)
-        return StepCheck(verdict, typed, resolved)
+        return StepCheck(verdict, typed, resolved, given)
 
     def _capability(self, step: Step, mode: Mode, f: Findings) -> Skill | None:
         """The robot exists and has the skill (visible to planners, unless a fallback)."""

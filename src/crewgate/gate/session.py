@@ -71,6 +71,7 @@ class MissionGate:
         self.enforce = enforce
         self.workflow = plan.workflow
         self.planned = frozenset(s.ref for s in plan.steps)
+        self.held = gate.held_to(plan, self.facts)  # the plan held to its request, once
         self.started: Counter[str] = Counter()
         self.completed: Counter[str] = Counter()
         self._outstanding: dict[int, Authorization] = {}
@@ -83,6 +84,7 @@ class MissionGate:
                 index, step, Mode.DISPATCH, workflow=self.workflow, facts=self.facts,
                 state=world.robots, now=world.now(), bindings=world.bindings,
                 started=self.started, completed=self.completed, planned=self.planned,
+                held=self.held,
             )
         verdict = check.verdict
         if planned != step:

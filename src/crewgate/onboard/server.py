@@ -58,6 +58,7 @@ class RobotServer:
         if robot not in sim.bodies:
             raise NotFoundError("robot", robot, sim.bodies, f"robots of crew {sim.crew.name}")
         self.sim, self.robot, self.sink, self.speed = sim, robot, sink, speed
+        sim.speed = speed
         self.body = sim.bodies[robot]
         self._monotonic, self._wall = monotonic, wall
         self.mirror = Mirror(sim, robot, monotonic, sink.log)

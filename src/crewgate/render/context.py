@@ -18,6 +18,7 @@ def render_context(crew: Crew, knowledge: Knowledge) -> str:
         parts.append(_registry(crew))
     if knowledge >= Knowledge.CONTRACTS:
         parts.append(_contracts(crew))
+        parts.append(crew.intent.describe())
     parts.append(_output_format(crew, knowledge))
     return "\n\n".join(p.strip() for p in parts) + "\n"
 

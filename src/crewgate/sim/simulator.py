@@ -41,6 +41,9 @@ class Simulator:
         self.setting: SimWorld = self.spec.worlds[self.world_name]
         self.dt = self.spec.dt_s
         self.t = 0.0
+        # simulated seconds per wall-clock second where a node runs this world in real time
+        # (set by the node); what waits on another process's reports scales its patience by it
+        self.speed = 1.0
         self.rng = random.Random(seed)
         self.seed = seed
         self.faults = faults or Faults()

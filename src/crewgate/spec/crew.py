@@ -19,6 +19,7 @@ from crewgate.spec.base import Name, SpecModel, SpecPath, SpecProblems, init_err
 from crewgate.spec.contracts import contract_problems
 from crewgate.spec.expressions import Condition, Ref
 from crewgate.spec.fallback import FallbackStep
+from crewgate.spec.intent import Intent
 from crewgate.spec.naming import name_problems
 from crewgate.spec.params import CrewContext, on_new_kind
 from crewgate.spec.places import Areas, Binding, CrewObject, Location
@@ -117,6 +118,11 @@ class Crew(SpecModel):
         """Robot-skill pairs that publish a binding."""
         return [(rn, sn) for rn, r in self.robots.items() for sn, s in r.skills.items()
                 if binding in s.produces]
+
+    @cached_property
+    def intent(self) -> Intent:
+        """The request as a rule for this crew (its robots, skills, places, objects)."""
+        return Intent(self)
 
     @cached_property
     def context(self) -> CrewContext:

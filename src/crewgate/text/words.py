@@ -89,3 +89,11 @@ def read_words(text: str) -> tuple[tuple[str, ...], frozenset[int]]:
 def breaks(text: str) -> frozenset[int]:
     """Indices of the words followed by punctuation (see :func:`read_words`)."""
     return read_words(text)[1]
+
+
+def word_stream(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The words of a text and what separates them: ``seps[i]`` is the text between word ``i``
+    and word ``i + 1`` (the last one is what follows the last word), folded like the words."""
+    pattern, bare = _prepared(text)
+    parts = pattern.split(bare)
+    return tuple(parts[1::2]), tuple(parts[2::2])

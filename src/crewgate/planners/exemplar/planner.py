@@ -18,6 +18,7 @@ from typing import Literal, Self
 
 from pydantic import Field
 
+from crewgate.codes import Code, Problem
 from crewgate.plan import Plan, Step
 from crewgate.planners.base import Planner, PlanningRequest, Proposal
 from crewgate.planners.exemplar.cues import (
@@ -37,6 +38,7 @@ from crewgate.planners.exemplar.phrases import delexicalize, sentences
 from crewgate.planners.exemplar.slots import (
     action_words,
     fill_plan,
+    fill_stated,
     filled_and_lacking,
     provided,
     template,
@@ -61,6 +63,11 @@ MISSING_ROBOT = 0.10  # a robot the request names that the plan would leave idle
 NEGATED_ROBOT = 0.25  # a robot the plan would move though the request says to leave it out
 NAMED_WORKFLOW = 0.10  # the request uses the workflow's name ("abort", "search ... only")
 ASKED_STEPS = 0.10  # the request names the action of at least one of the template's steps
+# A candidate the request holds something against gives way to the next only if that one scores
+# within this much of the best: a far worse workflow is a stretch, not a fit.
+RUNNER_UP = 0.15
+# What the request holds against every plan alike: no other workflow would do better.
+NO_PLAN_FITS = frozenset({Code.OUT_OF_RANGE, Code.UNCLEAR_NEGATION})
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,11 +145,13 @@ class ExemplarPlanner(Planner):
         cues = Cues.read(self.crew, request)
         fill = FillRequest(facts, self.crew.context, self.actions)
         known, unknown = provided(self.crew, fill)
+        brief = self.crew.intent.brief(request)
         out = []
         for match in self.rank(request):
             wf = self.crew.workflows[match.workflow]
             refs = template(self.crew, wf, cues)
             args = fill_plan(self.crew, wf, refs, fill)
+            fill_stated(self.crew, refs, args, brief)
             filled, lacking = filled_and_lacking(self.crew, wf, refs, args, cues)
             moving = {split_ref(ref)[0] for ref in refs}
             fit = (SLOT_USED * len(known & filled)
@@ -159,17 +168,45 @@ class ExemplarPlanner(Planner):
         return sorted(out, key=lambda c: -c.score)
 
     def _propose(self, request: PlanningRequest) -> Proposal:
-        best = self.candidates(request.request)[0]
+        """The best-scoring candidate that the request holds nothing against (the crew's
+        intent rule, as the gate applies it); no plan, with the reason, when none fits or the
+        request takes back what it asked."""
+        candidates = self.candidates(request.request)
+        best = candidates[0]
         if best.score < self.threshold:
-            note = (f"no workflow of crew {self.crew.name!r} fits the request: the closest is "
-                    f"{best.match.workflow!r} (score {best.score:.2f} < {self.threshold:.2f}, "
-                    f"{self.encoder.name} encoder)")
-            raw = json.dumps({"workflow": None, "steps": [], "note": note})
-            return Proposal(raw, Plan(None, ()), note=note)
-        raw = json.dumps({**best.plan.to_json(), "score": round(best.score, 3),
-                          "similarity": round(best.match.score, 3),
-                          "nearest_example": best.match.example})
-        return Proposal(raw, best.plan)
+            return _no_plan(f"no workflow of crew {self.crew.name!r} fits the request: the "
+                            f"closest is {best.match.workflow!r} (score {best.score:.2f} < "
+                            f"{self.threshold:.2f}, {self.encoder.name} encoder)")
+        brief = self.crew.intent.brief(request.request)
+        if brief.retracted is not None:
+            return _no_plan(f"the request takes back what it asked ({brief.retracted!r}): "
+                            "nothing to plan")
+        refusals: list[tuple[Candidate, list[Problem]]] = []
+        for candidate in candidates:
+            if candidate.score < max(self.threshold, best.score - RUNNER_UP):
+                break
+            problems = self.crew.intent.review(
+                candidate.plan.workflow, [(s.robot, s.skill, s.args) for s in
+                                          candidate.plan.steps], request.request)
+            beyond = [p for p in problems if p.code in NO_PLAN_FITS]
+            if beyond:  # the request asks what no plan may do (an altitude of 25 m)
+                return _no_plan("the request cannot be planned as asked: "
+                                + "; ".join(p.detail for p in beyond[:3]))
+            if not problems:
+                raw = json.dumps({**candidate.plan.to_json(), "score": round(candidate.score, 3),
+                                  "similarity": round(candidate.match.score, 3),
+                                  "nearest_example": candidate.match.example})
+                return Proposal(raw, candidate.plan)
+            refusals.append((candidate, problems))
+        closest, problems = refusals[0]
+        return _no_plan(f"no workflow of crew {self.crew.name!r} does what the request asks: "
+                        f"the closest, {closest.match.workflow!r}, would not "
+                        f"({'; '.join(p.detail for p in problems[:3])})")
+
+
+def _no_plan(note: str) -> Proposal:
+    return Proposal(json.dumps({"workflow": None, "steps": [], "note": note}), Plan(None, ()),
+                    note=note)
 
 
 __all__ = ["ExemplarOptions", "ExemplarPlanner", "LexicalEncoder", "Match"]

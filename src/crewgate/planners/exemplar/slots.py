@@ -10,6 +10,7 @@ from typing import Any
 
 from crewgate.planners.exemplar.cues import Cues, mentioned
 from crewgate.spec import Crew, Skill, Workflow, split_ref
+from crewgate.spec.intent import Brief
 from crewgate.spec.params import FillRequest, Param
 from crewgate.spec.workflow import ArgRule
 from crewgate.text import RequestFacts, words
@@ -74,6 +75,22 @@ def fill_plan(crew: Crew, wf: Workflow, refs: list[str], request: FillRequest
             p.slot == "object" for n, p in _params(crew, ref).items() if n in args)
         out.append(args)
     return out
+
+
+def fill_stated(crew: Crew, refs: list[str], plan_args: list[dict[str, Any]],
+                brief: Brief) -> None:
+    """Each quantity the request states with its unit ("6 metres") into the first step of the
+    template that takes it (the parameters the intent rule reads it as being for, in order),
+    unless that step has a value for it already."""
+    for stated in brief.stated:
+        for ref, pname in stated.params:
+            if ref in refs:
+                args = plan_args[refs.index(ref)]
+                value = stated.quantity.value
+                kind = _params(crew, ref)[pname]
+                args.setdefault(pname, int(value) if kind.type == "integer"
+                                and value.is_integer() else value)
+                break
 
 
 def _params(crew: Crew, ref: str) -> dict[str, Param]:

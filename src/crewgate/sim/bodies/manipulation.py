@@ -66,9 +66,10 @@ class Humanoid(Body):
 
         # the world, not the local body: in a ROS 2 deployment the other robot lives in another
         # process and only its reported state is known here, so the humanoid waits a while for
-        # the quadruped to be heard at its spot before it gives up (as a real one would)
+        # the quadruped to be heard at its spot before it gives up (as a real one would): a few
+        # of its liveness timeouts of wall-clock time, however fast the simulation runs
         partner = self.sim.crew.robots.get(target)
-        grace = 2 * partner.liveness_timeout_s if partner is not None else 0.0
+        grace = 3 * partner.liveness_timeout_s * self.sim.speed if partner is not None else 0.0
 
         def finish() -> Progress:
             held = self.holding

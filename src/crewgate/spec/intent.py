@@ -1,0 +1,587 @@
+"""The request as a rule: a plan does what the request asks, with the robots it names, the values
+it states, nothing dropped, nothing added, and nothing it rules out.
+
+:class:`Intent` is derived from the crew spec (robot names, kinds and aliases; skill names and
+aliases; places and objects; parameter units and ranges; which steps a workflow requires) and,
+like every rule, renders itself for the planner (``describe``) and is checked by the gate: the
+request is read once per mission into a :class:`Brief` (:meth:`Intent.read`), then the whole
+plan is held to it (:meth:`Intent.check_plan`: what was dropped, taken back or unclear) and each
+step, at plan time and again at its dispatch (:meth:`Intent.check`: who acts, what is ruled out,
+what was not asked, which stated value it must carry).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from crewgate.codes import Code, Findings, Problem
+from crewgate.spec.base import Rule
+from crewgate.text.intent import Mention, PhraseTable, Quantity, Reading, unit_key
+from crewgate.text.request import RequestFacts
+from crewgate.text.words import words
+
+if TYPE_CHECKING:
+    from crewgate.spec.crew import Crew
+    from crewgate.spec.robots import Skill
+
+AIR_WORDS = frozenset({"quadcopter", "drone", "uav", "aircraft", "multirotor", "helicopter",
+                       "plane", "aerial", "air", "fixed", "flying", "quadrotor", "hexacopter"})
+AIR = (("air", "asset"), ("air", "assets"), ("air", "unit"), ("air", "units"), ("aerial",),
+       ("air", "robot"), ("air", "robots"), ("flying", "robot"), ("flying", "robots"),
+       ("aircraft",), ("drones",))
+GROUND = (("ground", "asset"), ("ground", "assets"), ("ground", "unit"), ("ground", "units"),
+          ("ground", "robot"), ("ground", "robots"), ("ground", "vehicle"),
+          ("ground", "vehicles"), ("ground", "team"))
+# words before a place that make it where someone is, not where to go
+CONTEXT = (("from",), ("i", "m", "at"), ("i", "am", "at"), ("we", "re", "at"),
+           ("we", "are", "at"), ("standing", "at"), ("sitting", "at"), ("waiting", "at"),
+           ("near",), ("next", "to"), ("beside",), ("is", "at"), ("s", "at"), ("is", "on"),
+           ("s", "on"), ("sits", "on"), ("lies", "on"), ("located", "at"), ("currently", "at"),
+           ("still", "at"))
+TOLERANCE = 1e-3
+
+
+def _phrases(text: str) -> tuple[str, ...]:
+    return tuple(words(text))
+
+
+def _add(table: dict[tuple[str, ...], set[str]], phrase: str | tuple[str, ...],
+         referent: str) -> None:
+    key = phrase if isinstance(phrase, tuple) else _phrases(phrase)
+    if key:
+        table.setdefault(key, set()).add(referent)
+        if len(key[-1]) > 2 and not key[-1].endswith("s"):  # "drones", "rovers"
+            table.setdefault((*key[:-1], key[-1] + "s"), set()).add(referent)
+
+
+def _freeze(table: dict[tuple[str, ...], set[str]]) -> PhraseTable:
+    return {k: frozenset(v) for k, v in table.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class Stated:
+    """A quantity the request states, and the parameters it can be for ((robot.skill, param))."""
+
+    quantity: Quantity
+    params: tuple[tuple[str, str], ...]
+
+
+@dataclass(slots=True)
+class Brief:
+    """A request as the gate holds a plan to it."""
+
+    text: str
+    named: dict[str, Mention] = field(default_factory=dict)  # robot -> its first mention
+    excluded: dict[str, str] = field(default_factory=dict)  # robot -> why ("do not ...")
+    only: set[str] = field(default_factory=set)  # robots said to act alone ("drone only")
+    actions: list[Mention] = field(default_factory=list)  # skills asked (refs)
+    only_actions: set[str] = field(default_factory=set)  # "just wave"
+    negated: list[Mention] = field(default_factory=list)  # skills, places, objects ruled out
+    places: list[Mention] = field(default_factory=list)  # destinations stated
+    context: set[str] = field(default_factory=set)  # places stated as where someone is
+    objects: list[Mention] = field(default_factory=list)
+    stated: list[Stated] = field(default_factory=list)
+    retracted: str | None = None  # the cue, when the request takes back everything
+    unclear: str | None = None  # a negation that covers nothing the gate knows
+    universal: bool = False
+    clause_robots: dict[int, set[str]] = field(default_factory=dict)  # clause -> robots named
+    free: set[str] = field(default_factory=set)  # robots named with no action of theirs beside
+
+    def asks_robot(self, robot: str) -> bool:
+        return self.universal or robot in self.named
+
+
+@dataclass(frozen=True, slots=True)
+class PlannedStep:
+    """A step of a plan as the request is held to it: its robot, ``robot.skill``, its typed
+    arguments (None when they did not type), the parameters it gave, whether its workflow
+    requires it, and whether the crew knows it (a robot with this skill for plans)."""
+
+    robot: str
+    ref: str
+    typed: Mapping[str, Any] | None
+    given: frozenset[str]
+    required: bool
+    known: bool = True
+    most: int | None = None  # how many times its workflow allows it (None: no bound)
+
+
+Typed = tuple[Mapping[str, Any] | None, frozenset[str]]  # typed arguments, parameters given
+
+
+@dataclass(frozen=True, slots=True)
+class Held:
+    """A plan held to its request: the request read (:class:`Brief`), the plan's steps as the
+    request sees them, and which of them it asks for. Built once per plan."""
+
+    brief: Brief
+    steps: tuple[PlannedStep, ...]
+    asked: tuple[bool, ...]
+
+
+def _close(a: object, b: float) -> bool:
+    return isinstance(a, int | float) and not isinstance(a, bool) and math.isfinite(a) and (
+        abs(float(a) - b) <= TOLERANCE)
+
+
+class IntentChecks:
+    """The checks of :class:`Intent` (kept apart from its reading, for length)."""
+
+    crew: Crew
+
+    def _skill(self, ref: str) -> Skill:
+        robot, _, name = ref.partition(".")
+        return self.crew.robots[robot].skills[name]
+
+    def asked(self, brief: Brief, steps: Sequence[PlannedStep], facts: RequestFacts
+              ) -> list[bool]:
+        """Which steps the request asks for: itself (:meth:`_direct`), or as a step its workflow
+        requires of a robot the request asks something of or gives work to (the humanoid's
+        load in a carry the dog does; the forklift's lowering of the pallet it was asked to
+        move)."""
+        direct = [self._direct(brief, step, facts) for step in steps]
+        robots = {s.robot for s, ok in zip(steps, direct, strict=True) if ok}
+        robots |= self._given(brief, facts)
+        return [ok or (s.required and s.robot in robots) for s, ok in zip(steps, direct,
+                                                                           strict=True)]
+
+    def _given(self, brief: Brief, facts: RequestFacts) -> set[str]:
+        """Robots a skill of which takes something the request states (a place, an object, a
+        point, a zone, a quantity with its unit): the request gives them work."""
+        slots = {"location": bool(brief.places), "object": bool(brief.objects),
+                 "point": bool(facts.points), "zone": bool(facts.zones)}
+        out = {ref.partition(".")[0] for s in brief.stated for ref, _ in s.params}
+        for name, robot in self.crew.robots.items():
+            if name not in out and any(slots.get(kind.slot or "", False)
+                                       for skill in robot.skills.values() if skill.visible
+                                       for kind in skill.params.values()):
+                out.add(name)
+        return out
+
+    def _direct(self, brief: Brief, step: PlannedStep, facts: RequestFacts) -> bool:
+        """The request asks for this step itself: names its action; names its robot (or the
+        crew) in a clause that names no action of it, leaving the how to the plan ("rover, run
+        an errand", "bring the drone back down"); or states a value that goes into it."""
+        if any(step.ref in m.referents for m in brief.actions):
+            return True
+        if brief.universal or step.robot in brief.free:
+            return True
+        return any(self._carries_stated(brief, step, p, v, facts)
+                   for p, v in (step.typed or {}).items() if p in step.given)
+
+    def _carries_stated(self, brief: Brief, step: PlannedStep, param: str, value: Any,
+                        facts: RequestFacts) -> bool:
+        kind = self._skill(step.ref).params[param]
+        if kind.slot in ("location", "object"):
+            stated = brief.places + brief.objects
+            return any(value in m.referents for m in stated) or value in brief.context
+        if kind.slot == "point":
+            return facts.states_point(value[0], value[1])
+        if kind.slot == "zone":
+            return facts.states_zone(value)
+        if kind.numeric:
+            return any(_close(value, s.quantity.value) for s in brief.stated) or (
+                facts.states_number(float(value)))
+        return False
+
+    # -- the whole plan -----------------------------------------------------------------------
+
+    def check_plan(self, brief: Brief, steps: Sequence[PlannedStep], f: Findings) -> None:
+        """What the plan as a whole owes the request: nothing taken back runs, nothing stated is
+        dropped, no negation is left unclear."""
+        if brief.retracted is not None and steps:
+            f.add(Code.RETRACTED_REQUEST, f"the request takes back what it asked "
+                  f"({brief.retracted!r}): no step may run")
+        if brief.unclear is not None:
+            f.add(Code.UNCLEAR_NEGATION, f"the request says {brief.unclear!r}, and the gate "
+                  "cannot tell which robot, action or place it rules out; name it")
+        if brief.retracted is not None:
+            return
+        for stated in brief.stated:
+            if self._beyond(stated):
+                self._stated_plan(stated, steps, f)
+        if any(s.typed is None for s in steps):
+            return  # a step refused for its arguments: what the plan carries is judged later
+        values = [v for s in steps for v in (s.typed or {}).values()]
+        for m in brief.places:
+            if not any(v in m.referents for v in values):
+                f.add(Code.DROPPED_REQUEST, f"the request names {m.phrase!r} "
+                      f"({_names(m.referents)}) as a destination; no step goes there"
+                      + self._one_plan(steps))
+        for m in _uncarried(brief.objects, steps):
+            if not self._unsaid(steps, "object"):  # else: the defaulting step's fault
+                f.add(Code.DROPPED_REQUEST, f"the request names {m.phrase!r} "
+                      f"({_names(m.referents)}); no step carries it")
+        owed = {m.referents: m for m in reversed(brief.actions) if not m.light}
+        for m in sorted(owed.values(), key=lambda m: m.start):  # "stop" and "halt": once
+            if not any(s.ref in m.referents for s in steps):
+                f.add(Code.DROPPED_REQUEST, f"the request asks to {m.phrase!r} "
+                      f"({_names(m.referents)}); no step does")
+        for stated in brief.stated:
+            if not self._beyond(stated):
+                self._stated_plan(stated, steps, f)
+
+    def _one_plan(self, steps: Sequence[PlannedStep]) -> str:
+        """Why one plan cannot go there too, when its workflow allows no further move."""
+        full = [s.ref for s in steps if s.most is not None and s.typed is not None
+                and any(self._skill(s.ref).params[p].slot == "location" for p in s.given)
+                and sum(t.ref == s.ref for t in steps) >= s.most]
+        if not full:
+            return ""
+        return (f" (the workflow allows {full[0]} {_times(steps, full[0])} in one plan: the "
+                "request cannot be done in one plan; ask for the rest in another request)")
+
+    def _unsaid(self, steps: Sequence[PlannedStep], slot: str) -> bool:
+        """No step of the plan gives a parameter of ``slot`` and some step leaves one to its
+        default: the plan never says which (a later ``place`` may default to what an earlier
+        ``grab`` named)."""
+        given = any(self._skill(s.ref).params[p].slot == slot
+                    for s in steps if s.known for p in s.given)
+        return not given and any(self._defaulted(s, slot) for s in steps)
+
+    def _defaulted(self, step: PlannedStep, slot: str) -> list[str]:
+        """The step's parameters of a slot that the plan left to their default."""
+        if not step.known:
+            return []
+        return [p for p, kind in self._skill(step.ref).params.items()
+                if kind.slot == slot and p not in step.given]
+
+    def _stated_plan(self, stated: Stated, steps: Sequence[PlannedStep], f: Findings) -> None:
+        q = stated.quantity
+        if any(s.ref == ref and _close((s.typed or {}).get(p), q.value)
+               for s in steps for ref, p in stated.params):
+            return
+        where = ", ".join(f"{ref} {p}" for ref, p in stated.params)
+        ranges = [self._range(ref, p) for ref, p in stated.params]
+        if self._beyond(stated):  # whatever the plan: said once, for the whole plan
+            f.add(Code.OUT_OF_RANGE, f"the request states {q.text!r} (for {where}), outside "
+                  f"what it takes: {', '.join(_rng(r) for r in dict.fromkeys(ranges))}")
+        elif any(s.ref == ref for s in steps for ref, _ in stated.params):
+            return  # the step that should carry it is refused itself (``check``)
+        else:
+            f.add(Code.DROPPED_REQUEST, f"the request states {q.text!r} (for {where}); no "
+                  "step carries it")
+
+    def _beyond(self, stated: Stated) -> bool:
+        """No parameter the quantity can be for takes it (an altitude of 25 m)."""
+        return all(not lo <= stated.quantity.value <= hi
+                   for lo, hi in (self._range(ref, p) for ref, p in stated.params))
+
+    def _range(self, ref: str, param: str) -> tuple[float, float]:
+        kind = self._skill(ref).params[param]
+        low, high = getattr(kind, "min", None), getattr(kind, "max", None)
+        return (-math.inf if low is None else float(low), math.inf if high is None else
+                float(high))
+
+    # -- each step ----------------------------------------------------------------------------
+
+    def check(self, brief: Brief, steps: Sequence[PlannedStep], index: int,
+              asked: Sequence[bool], f: Findings, *, dispatch: bool = False) -> None:
+        """Step ``index`` of ``steps``: who acts, what is ruled out, whether the request asks
+        for it, which stated value it must carry. At dispatch, a request taken back refuses
+        every step again."""
+        step = steps[index]
+        if not step.known:
+            return  # refused as unknown; there is nothing of it to hold to the request
+        if brief.retracted is not None:
+            if dispatch:
+                f.add(Code.RETRACTED_REQUEST, f"the request takes back what it asked "
+                      f"({brief.retracted!r}): {step.ref} may not run")
+            return
+        mark = len(f.items)
+        self._who(brief, step, f)
+        self._ruled_out(brief, step, f)
+        if len(f.items) > mark or step.typed is None:
+            return  # ruled out already, or refused for its arguments: nothing more to say
+        left = self._defaulted(step, "object") if self._unsaid(steps, "object") else []
+        for m in _uncarried(brief.objects, steps) if left else ():
+            f.add(Code.SUBSTITUTED_VALUE, f"the request names {m.phrase!r} "
+                  f"({_names(m.referents)}); {step.ref} leaves its {left[0]} to the default")
+        if len(f.items) > mark:
+            return
+        if not asked[index]:
+            f.add(Code.UNREQUESTED_STEP, f"nothing in the request asks for {step.ref}: it names "
+                  f"neither {step.robot} nor this action, and no value it states goes into it")
+        elif brief.only_actions and step.ref not in brief.only_actions and not step.required:
+            f.add(Code.UNREQUESTED_STEP, f"the request asks only for "
+                  f"{_names(brief.only_actions)}; not for {step.ref}")
+        for stated in brief.stated:
+            self._stated_step(stated, steps, step, f)
+
+    def _who(self, brief: Brief, step: PlannedStep, f: Findings) -> None:
+        if step.robot in brief.excluded:
+            f.add(Code.EXCLUDED_ROBOT, f"the request rules out {step.robot}: "
+                  f"{brief.excluded[step.robot]!r}")
+        elif brief.only and step.robot not in brief.only:
+            f.add(Code.EXCLUDED_ROBOT, f"the request asks for {_names(brief.only)} only; not "
+                  f"{step.robot}")
+        values = _strings(step)
+        for m in brief.places:
+            named = brief.clause_robots.get(m.clause, set())
+            if named and step.robot not in named and values & m.referents:
+                f.add(Code.SUBSTITUTED_ROBOT, f"the request gives {m.phrase!r} to "
+                      f"{_names(named)}; {self._can_go(named)}, and {step.robot} may not take "
+                      "its place")
+
+    def _can_go(self, robots: Iterable[str]) -> str:
+        able = [f"{r}.{n}" for r in sorted(robots) for n, s in self.crew.robots[r].skills.items()
+                if s.visible and any(p.slot in ("location", "point") and s.is_required(name)
+                                     for name, p in s.params.items())]
+        if able:
+            return f"{_names(able)} could go there"
+        return f"{_names(robots)} has no skill that moves it to a place"
+
+    def _ruled_out(self, brief: Brief, step: PlannedStep, f: Findings) -> None:
+        values = _strings(step)
+        said = [m.negated for m in brief.negated
+                if m.negated and (step.ref in m.referents or values & m.referents)]
+        if said:  # the longest saying: "do not send the dog to the charger" over "do not send"
+            f.add(Code.NEGATED_STEP, f"the request rules out {step.ref} here: "
+                  f"{max(said, key=len)!r}")
+
+    def _stated_step(self, stated: Stated, steps: Sequence[PlannedStep], step: PlannedStep,
+                     f: Findings) -> None:
+        q = stated.quantity
+        mine = [p for ref, p in stated.params if ref == step.ref]
+        if not mine or step.typed is None or self._beyond(stated) or any(
+                s.ref == ref and _close((s.typed or {}).get(p), q.value)
+                for s in steps for ref, p in stated.params):
+            return
+        param = mine[0]
+        lo, hi = self._range(step.ref, param)
+        if not lo <= q.value <= hi:
+            f.add(Code.OUT_OF_RANGE, f"the request states {q.text!r} for {step.ref} {param}, "
+                  f"outside {_rng((lo, hi))}")
+            return
+        value = step.typed.get(param)
+        how = "" if param in step.given else " (the default)"
+        f.add(Code.SUBSTITUTED_VALUE, f"the request states {q.text!r} for {step.ref} {param}; "
+              f"the plan gives {value:g}{how}" if isinstance(value, int | float) else
+              f"the request states {q.text!r} for {step.ref} {param}; the plan gives none")
+
+
+class Intent(IntentChecks, Rule):
+    """What a request asks of this crew, as a rule (see the module's doc)."""
+
+    codes: ClassVar[frozenset[Code]] = frozenset({
+        Code.SUBSTITUTED_ROBOT, Code.EXCLUDED_ROBOT, Code.NEGATED_STEP, Code.UNREQUESTED_STEP,
+        Code.DROPPED_REQUEST, Code.RETRACTED_REQUEST, Code.UNCLEAR_NEGATION,
+        Code.SUBSTITUTED_VALUE, Code.OUT_OF_RANGE})
+
+    def __init__(self, crew: Crew) -> None:
+        self.crew = crew
+        self._briefs: dict[str, Brief] = {}
+        robots: dict[tuple[str, ...], set[str]] = {}
+        skills: dict[tuple[str, ...], set[str]] = {}
+        self.air = [n for n, r in crew.robots.items()
+                    if AIR_WORDS & {w for p in (r.kind, *r.aliases) for w in words(p)}]
+        for name, robot in crew.robots.items():
+            for phrase in (name, robot.kind, *robot.aliases):
+                _add(robots, phrase, name)
+            for category in AIR if name in self.air else GROUND:
+                _add(robots, category, name)
+            for sname, skill in robot.skills.items():
+                if skill.visible:
+                    for phrase in (sname.replace("_", " "), *skill.aliases):
+                        _add(skills, phrase, f"{name}.{sname}")
+        self.robots = _freeze(robots)
+        self.skills = _freeze(skills)
+        self.places = _freeze({_phrases(p): {n} for n, loc in crew.locations.items()
+                               for p in (n, *loc.aliases) if _phrases(p)})
+        self.objects = _freeze({_phrases(p): {n} for n, obj in crew.objects.items()
+                                for p in (n, *obj.aliases) if _phrases(p)})
+
+    # -- holding a plan to a request ----------------------------------------------------------
+
+    def brief(self, request: str) -> Brief:
+        """The request read (the last few kept: a mission holds its plan, and each dispatch
+        its step, to the same request)."""
+        found = self._briefs.get(request)
+        if found is None:
+            found = self._briefs[request] = self.read(request)
+            if len(self._briefs) > 64:
+                self._briefs.pop(next(iter(self._briefs)))
+        return found
+
+    def hold(self, workflow: str | None, steps: Sequence[tuple[str, str, Mapping[str, Any]]],
+             facts: RequestFacts, typed: Sequence[Typed] | None = None) -> Held:
+        """A plan's steps ((robot, skill, args)) held to its request; ``typed`` gives each
+        step's typed arguments and the parameters it gave when the caller has them (else the
+        arguments are typed here)."""
+        wf = self.crew.workflows.get(workflow or "")
+        held = []
+        for i, (robot, name, args) in enumerate(steps):
+            skill = self.crew.skill(robot, name)
+            values, given = typed[i] if typed is not None else self._typed(skill, args)
+            if values is None and skill is not None:  # refused for its arguments: still said
+                given = frozenset(a for a in args if a in skill.params)
+            rule = wf.steps.get(f"{robot}.{name}") if wf is not None else None
+            held.append(PlannedStep(robot, f"{robot}.{name}", values, given,
+                                    rule is not None and rule.count.low >= 1,
+                                    skill is not None and skill.visible,
+                                    rule.count.high if rule is not None else None))
+        brief = self.brief(facts.text)
+        return Held(brief, tuple(held), tuple(self.asked(brief, held, facts)))
+
+    def _typed(self, skill: Skill | None, args: Mapping[str, Any]) -> Typed:
+        checked = skill.check(dict(args), self.crew.context, Findings(None), "") if skill else None
+        return checked if checked is not None else (None, frozenset())
+
+    def review(self, workflow: str | None,
+               steps: Sequence[tuple[str, str, Mapping[str, Any]]], request: str) -> list[Problem]:
+        """Everything the request holds against a plan, the plan's problems first, then each
+        step's: what a planner checks its own proposal against before offering it."""
+        held = self.hold(workflow, steps, RequestFacts.read(request))
+        plan = Findings(None)
+        self.check_plan(held.brief, held.steps, plan)
+        out = list(plan.items)
+        for index in range(len(held.steps)):
+            f = Findings(index)
+            self.check(held.brief, held.steps, index, held.asked, f)
+            out += f.items
+        return out
+
+    # -- the planner's prompt -----------------------------------------------------------------
+
+    def describe(self) -> str:
+        names = "; ".join(f"{n} ({', '.join([r.kind, *r.aliases])})"
+                          for n, r in self.crew.robots.items())
+        air = ", ".join(self.air) or "none"
+        return "\n".join([
+            "## The request is the brief",
+            f"Robots are named by name, kind or alias: {names}. Air robots: {air}; the others "
+            "are ground robots.",
+            "- Give each action and destination to the robot the request names for it; never to "
+            "another robot. If the named robot cannot do it, answer with no steps.",
+            "- A robot the request rules out (\"do not send ...\", \"... only\", \"keep ... on "
+            "the ground\", \"without ...\") takes no step; nor does anything the request says not "
+            "to do.",
+            "- Every value the request states (a number with its unit, a zone, a point, a place, "
+            "an object) goes into the parameter it is for, never a default or another value; "
+            "every destination, object and action it states is carried by a step.",
+            "- Add no step the request does not ask for, beyond what the workflow requires.",
+            "- If the request takes back what it asked (\"never mind\", \"cancel that\", \"don't "
+            "move anything\"), answer with no steps.",
+        ])
+
+    # -- reading a request --------------------------------------------------------------------
+
+    def read(self, text: str) -> Brief:
+        reading = Reading(text)
+        brief = Brief(text, universal=reading.universal)
+        start = 0
+        if reading.retraction is not None:
+            cue, start = reading.retraction
+            if reading.nothing_moves is not None or not self._asks_anything(reading, start):
+                brief.retracted = cue
+        agents: list[Mention] = []  # robots named, in order: who does the verbs after them
+        # (the last named before a verb in its part of the clause)
+        for m in reading.mentions(self.robots, stays=True):
+            if m.start < start:
+                continue
+            agents.append(m)
+            if m.negated is not None:
+                for robot in m.referents:
+                    brief.excluded.setdefault(robot, m.negated)
+                continue
+            for robot in m.referents:
+                brief.named.setdefault(robot, m)
+                brief.clause_robots.setdefault(m.clause, set()).add(robot)
+            if m.exclusive:
+                brief.only |= m.referents
+        places, objects = ([m for m in reading.mentions(table) if m.start >= start]
+                           for table in (self.places, self.objects))
+        for m in reading.actions(self.skills, places + objects):
+            if m.start < start:
+                continue
+            if m.negated is not None:
+                brief.negated.append(m)
+                continue
+            agent = next((a for a in reversed(agents)
+                          if reading.part_start[m.start] <= a.start < m.start), None)
+            mine = {r for r in m.referents if agent is None
+                    or r.partition(".")[0] in agent.referents}
+            if not mine:
+                continue  # "make the drone go up": "go" is the rover's; not an action asked
+            brief.actions.append(m)
+            if m.exclusive:
+                brief.only_actions |= mine
+        for found, kept in ((places, brief.places), (objects, brief.objects)):
+            for m in found:
+                if m.negated is not None:
+                    brief.negated.append(m)
+                elif kept is brief.places and self._context(reading, m.start):
+                    brief.context |= m.referents
+                else:
+                    kept.append(m)
+        for clause, robots in brief.clause_robots.items():
+            brief.free |= {r for r in robots if not any(
+                m.clause == clause and ref.partition(".")[0] == r
+                for m in brief.actions for ref in m.referents)}
+        brief.stated = [s for q in reading.quantities if q.start >= start
+                        and (s := self._stated(q, brief)) is not None]
+        brief.unclear = self._unclear(reading, start)
+        return brief
+
+    def _asks_anything(self, reading: Reading, start: int) -> bool:
+        return any(m.start >= start and m.negated is None for table in (
+            self.skills, self.places, self.objects) for m in reading.mentions(table))
+
+    def _context(self, reading: Reading, start: int) -> bool:
+        before = reading.words[max(0, start - 4):start]
+        stripped = tuple(w for w in before if w not in ("the", "a", "an", "table"))
+        return any(stripped[-len(cue):] == cue for cue in CONTEXT)
+
+    def _stated(self, q: Quantity, brief: Brief) -> Stated | None:
+        """The numeric parameters a quantity can be for: of the skill its clause asks for, else
+        of the robots its clause names, else of any robot; with the quantity's unit."""
+        near = sorted((m for m in brief.actions if m.clause == q.clause),
+                      key=lambda m: (m.start > q.start, abs(m.start - q.start)))
+        refs = sorted(near[0].referents) if near else []  # the action it follows, else precedes
+        if not refs:
+            robots = brief.clause_robots.get(q.clause) or set(self.crew.robots)
+            refs = [f"{r}.{s}" for r in robots for s, sk in self.crew.robots[r].skills.items()
+                    if sk.visible]
+        params = tuple((ref, p) for ref in dict.fromkeys(refs)
+                       for p, kind in self._skill(ref).params.items()
+                       if kind.numeric and unit_key(getattr(kind, "unit", None)) == q.unit)
+        return Stated(q, params) if params else None
+
+    def _unclear(self, reading: Reading, start: int) -> str | None:
+        known = [m for table in (self.robots, self.skills, self.places, self.objects)
+                 for m in reading.mentions(table)]
+        for scope in reading.scopes:
+            if scope.start < start or not scope.opens or scope.cue not in (
+                    "do not", "don't", "dont", "never", "must not", "should not"):
+                continue
+            if not any(scope.start <= m.start < scope.end for m in known) and (
+                    reading.nothing_moves is None):
+                return f"{scope.cue} {reading.said(scope.start, scope.end)}".strip()
+        return None
+
+
+def _uncarried(mentions: Iterable[Mention], steps: Sequence[PlannedStep]) -> list[Mention]:
+    """The mentions no step's arguments carry."""
+    values = {v for s in steps for v in _strings(s)}
+    return [m for m in mentions if not values & m.referents]
+
+
+def _strings(step: PlannedStep) -> set[str]:
+    """The step's typed values that name something (places, objects, bindings)."""
+    return {v for v in (step.typed or {}).values() if isinstance(v, str)}
+
+
+def _times(steps: Sequence[PlannedStep], ref: str) -> str:
+    n = sum(s.ref == ref for s in steps)
+    return "once" if n == 1 else f"{n} times"
+
+
+def _names(names: Iterable[str]) -> str:
+    return ", ".join(sorted(names))
+
+
+def _rng(r: tuple[float, float]) -> str:
+    return f"[{r[0]:g}, {r[1]:g}]"

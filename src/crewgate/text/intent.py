@@ -1,0 +1,345 @@
+"""What a request asks and what it rules out, read deterministically (NegEx-style cue lists and
+bounded scopes, no statistical parser): which of its words name which things, whether each
+mention is negated ("do not send the dog"), ruled out ("the rover stays", "keep the drone on
+the ground"), exclusive ("drone only", "just wave") or taken back ("actually no, never mind"),
+and the quantities it states with their units ("6 metres", "2.5 m").
+
+The things are the caller's: a :data:`PhraseTable` maps phrases (word tuples) to referents
+(robot names, skill references, ...), so this module knows no crew. Reading is one pass over the
+words; tables are indexed by first word; every scope and window is bounded.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from functools import cached_property
+from itertools import pairwise
+
+from crewgate.text.words import word_stream
+
+PhraseTable = Mapping[tuple[str, ...], frozenset[str]]  # phrase words -> referents
+
+STOPS = frozenset(".!?;:—–")  # marks that end a clause
+CONTRAST = frozenset({"but", "instead", "however", "though", "although", "rather", "just",
+                      "only", "then", "while", "whereas", "yet"})
+WINDOW = 10  # words a negation reaches, at most
+NEGATIONS: tuple[tuple[str, ...], ...] = (
+    ("do", "not"), ("don", "t"), ("dont",), ("does", "not"), ("doesn", "t"), ("must", "not"),
+    ("mustn", "t"), ("should", "not"), ("shouldn", "t"), ("never",), ("not",), ("no",),
+    ("without",), ("except",), ("excluding",), ("other", "than"), ("nor",), ("neither",),
+    ("avoid",), ("won", "t"), ("cannot",), ("can", "t"),
+)
+RETRACTIONS: tuple[tuple[str, ...], ...] = (
+    ("actually", "no"), ("no", "wait"), ("never", "mind"), ("nevermind",), ("cancel", "that"),
+    ("cancel", "this"), ("cancel", "it"), ("cancel", "everything"), ("cancel", "the", "request"),
+    ("forget", "it"), ("forget", "that"), ("forget", "about", "it"), ("scratch", "that"),
+    ("disregard", "that"), ("disregard", "this"), ("disregard", "the", "above"),
+    ("ignore", "that"), ("ignore", "the", "above"), ("on", "second", "thought"),
+    ("don", "t", "do", "that"), ("don", "t", "do", "it"), ("do", "not", "do", "that"),
+)
+# "don't move anything": every motion ruled out (a retraction of everything)
+NOTHING_MOVES: tuple[tuple[str, ...], ...] = (
+    ("don", "t", "move", "anything"), ("do", "not", "move", "anything"),
+    ("don", "t", "do", "anything"), ("do", "not", "do", "anything"), ("nothing", "moves"),
+    ("nothing", "should", "move"), ("nobody", "moves"), ("no", "one", "moves"),
+    ("stay", "put", "everyone"), ("everyone", "stays", "put"),
+)
+EXCLUSIVE_BEFORE = frozenset({"only", "just", "solely", "exclusively"})
+EXCLUSIVE_AFTER = frozenset({"only", "alone", "exclusively", "solely"})
+ARTICLES = frozenset({"the", "a", "an", "our", "my", "your", "that", "this"})
+# a robot mention followed by these is ruled out ("the rover stays", "the dog is not needed")
+STAYS: tuple[tuple[str, ...], ...] = (
+    ("stays",), ("stay",), ("remains",), ("remain",), ("is", "not", "needed"),
+    ("isn", "t", "needed"), ("not", "needed"), ("stays", "put"),
+    ("sits", "this", "one", "out"), ("sits", "out"), ("is", "off", "limits"),
+)
+# "keep the drone on the ground", "leave the rover out of it", "keep the dog parked"
+KEEP = frozenset({"keep", "leave", "hold"})
+KEPT = frozenset({"ground", "grounded", "parked", "docked", "here", "home", "out", "behind",
+                  "alone", "idle", "put", "back", "where", "off"})
+UNIVERSAL = frozenset({"everything", "everyone", "everybody"})
+CONDITIONAL = frozenset({"if", "unless", "when", "whether", "until", "once", "in", "case"})
+# after a comma, these begin a new clause: a negation does not reach past ", and the drone ..."
+CLAUSE_JOINS = frozenset({"and", "but", "or", "then", "while", "so", "whereas", "yet"})
+# a negation that opens its clause (after these at most) forbids; one inside a clause
+# ("a hiker who never made it back") tells
+OPENERS = frozenset({"please", "and", "but", "also", "so", "then", "just", "now", "oh",
+                     "however", "i", "we", "you"})
+# verbs that lend their action to the noun after them ("give a wave", "take a look"): alone they
+# are too vague to say which action was asked
+LIGHT_VERBS = frozenset({"give", "put", "take", "do", "make", "have", "get", "keep", "hold",
+                         "let", "perform"})
+LIGHT_REACH = 5  # words after a light verb in which the action it lends to may stand
+# "in my hand", "a wave of the hand": after these a word is a thing, not an action
+DETERMINERS = frozenset({"the", "my", "your", "his", "her", "our", "their", "its"})
+PLACE_PREPOSITIONS = frozenset({"in", "into", "on", "onto", "to", "from", "at", "by", "with",
+                                "of"})
+COLLECTIVES = ("robot", "unit", "asset", "vehicle", "machine", "motion", "movement", "crew",
+               "fleet", "team")
+QUANTIFIERS = frozenset({"all", "every", "both", "entire", "whole", "each"})
+UNITS: dict[str, str] = {
+    "m": "m", "meter": "m", "meters": "m", "metre": "m", "metres": "m",
+    "s": "s", "sec": "s", "secs": "s", "second": "s", "seconds": "s",
+    "deg": "deg", "degree": "deg", "degrees": "deg", "rad": "rad", "radians": "rad",
+}
+_GLUED = re.compile(r"^(\d+)([a-z]+)$")
+
+
+def unit_key(unit: str | None) -> str | None:
+    """A unit as the reader names it ("metres" -> "m"); None if it is none it knows."""
+    if unit is None:
+        return None
+    return UNITS.get(unit.strip().lower().rstrip("."), unit.strip().lower())
+
+
+@dataclass(frozen=True, slots=True)
+class Mention:
+    """Words of the request that name a referent of a phrase table."""
+
+    start: int  # word indices [start, end)
+    end: int
+    phrase: str
+    referents: frozenset[str]
+    clause: int
+    negated: str | None = None  # the words that rule it out ("do not send the dog"), if any
+    exclusive: bool = False  # "only", "just", "alone" is attached to it
+    light: bool = False  # a light verb standing alone ("hold it"): asked, but not owed
+
+
+@dataclass(frozen=True, slots=True)
+class Quantity:
+    """A number the request states with its unit ("6 metres"), outside ranges and points."""
+
+    start: int
+    end: int
+    value: float
+    unit: str | None
+    clause: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Scope:
+    cue: str
+    at: int  # where the cue begins
+    start: int  # the first word it covers
+    end: int  # past the last
+    opens: bool  # the cue opens its clause (a prohibition, not a narrative "who never ...")
+
+
+class Reading:
+    """One request, read once; mentions of any phrase table are found on demand."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.words, self.seps = word_stream(text)
+        n = len(self.words)
+        self.clause_of: list[int] = []
+        clause = 0
+        self.clause_starts = [0]
+        for i in range(n):
+            self.clause_of.append(clause)
+            if any(c in STOPS for c in self.seps[i]) or " - " in self.seps[i]:
+                clause += 1
+                self.clause_starts.append(i + 1)
+        # where each word's part of its clause begins: ", and the drone ..." begins a part
+        self.part_start: list[int] = []
+        begin = 0
+        for i in range(n):
+            if i == self.clause_starts[self.clause_of[i]] or (
+                    "," in self.seps[i - 1] and self.words[i] in CLAUSE_JOINS):
+                begin = i
+            self.part_start.append(begin)
+        self._index: dict[str, list[tuple[tuple[str, ...], int]]] = defaultdict(list)
+        for i, word in enumerate(self.words):
+            self._index[word].append(((word,), i))
+
+    # -- cues ---------------------------------------------------------------------------------
+
+    def find(self, phrases: Iterable[tuple[str, ...]]) -> list[tuple[int, int]]:
+        """Where each phrase occurs as whole words, (start, end), in order."""
+        found = []
+        for phrase in phrases:
+            for _, i in self._index.get(phrase[0], ()):
+                if self.words[i:i + len(phrase)] == phrase:
+                    found.append((i, i + len(phrase)))
+        return sorted(set(found))
+
+    def said(self, start: int, end: int) -> str:
+        """Words as the request wrote them between (folded: "Don't" is "don't")."""
+        if start >= end:
+            return ""
+        joined = "".join(w + s for w, s in zip(self.words[start:end - 1], self.seps[start:end - 1],
+                                                strict=True))
+        return joined + self.words[end - 1]
+
+    @cached_property
+    def scopes(self) -> list[Scope]:
+        """The reach of each negation cue: to the end of its clause, a contrast word ("but",
+        "just", "then"), or ``WINDOW`` words, whichever comes first."""
+        out = []
+        taking_back = self.find(RETRACTIONS + NOTHING_MOVES)
+        for start, end in self.find(NEGATIONS):
+            if any(s <= start < e for s, e in taking_back):
+                continue  # "actually no" takes back; it does not negate what follows
+            if any(w in CONDITIONAL for w in self.words[max(0, start - 4):start]):
+                continue  # "if you don't find them": a condition, not a prohibition
+            stop = end
+            while (stop < len(self.words) and stop - end < WINDOW
+                   and self.clause_of[stop] == self.clause_of[start]
+                   and self.words[stop] not in CONTRAST
+                   and not ("," in self.seps[stop - 1] and self.words[stop] in CLAUSE_JOINS)):
+                stop += 1
+            out.append(Scope(self.said(start, end), start, end, stop, self._opens(start)))
+        return out
+
+    @cached_property
+    def retraction(self) -> tuple[str, int] | None:
+        """The last cue that takes back what came before ("never mind"), and where what follows
+        it begins; None when nothing is taken back."""
+        found = self.find(RETRACTIONS + NOTHING_MOVES)
+        if not found:
+            return None
+        start, end = found[-1]
+        return self.said(start, end), end
+
+    @cached_property
+    def nothing_moves(self) -> str | None:
+        """A cue that rules out every motion ("don't move anything"), if the request has one."""
+        found = self.find(NOTHING_MOVES)
+        return self.said(*found[-1]) if found else None
+
+    @cached_property
+    def universal(self) -> bool:
+        """The request addresses the whole crew ("stop everything", "all robots")."""
+        words = self.words
+        return any(w in UNIVERSAL for w in words) or any(
+            a in QUANTIFIERS and b.startswith(COLLECTIVES)
+            for a, b in pairwise(words))
+
+    # -- mentions -----------------------------------------------------------------------------
+
+    def mentions(self, table: PhraseTable, *, stays: bool = False) -> list[Mention]:
+        """Every mention of the table's phrases, the longest where they overlap, each with its
+        negation and exclusivity. ``stays``: also rule out what "stays", "keep X on the
+        ground" and the like say of it (robots)."""
+        by_first: dict[str, list[tuple[str, ...]]] = defaultdict(list)
+        for phrase in table:
+            if phrase:
+                by_first[phrase[0]].append(phrase)
+        spans = []
+        for i, word in enumerate(self.words):
+            for phrase in by_first.get(word, ()):
+                if self.words[i:i + len(phrase)] == phrase:
+                    spans.append((i, i + len(phrase), phrase))
+        spans.sort(key=lambda s: (s[0], -(s[1] - s[0])))
+        out: list[Mention] = []
+        taken_until = -1
+        for start, end, phrase in spans:
+            if start < taken_until:
+                continue  # inside a longer mention
+            taken_until = end
+            negated = self._negation(start, end)
+            if negated is None and stays:
+                negated = self._stays(start, end)
+            out.append(Mention(start, end, " ".join(phrase), table[phrase],
+                               self.clause_of[start], negated, self._exclusive(start, end)))
+        return out
+
+    def actions(self, table: PhraseTable, things: Iterable[Mention]) -> list[Mention]:
+        """Mentions of a table of actions that are actions here: not inside a mention of a
+        thing ("the pick-up point"), not a thing ("in my hand", "a wave of the hand"), and
+        not a light verb that lends itself to the action after it ("give a wave")."""
+        taken = [(m.start, m.end) for m in things]
+        found = [m for m in self.mentions(table)
+                 if not any(s < m.end and m.start < e for s, e in taken)
+                 and not (m.start > 1 and self.words[m.start - 1] in DETERMINERS
+                          and self.words[m.start - 2] in PLACE_PREPOSITIONS)]
+        out = []
+        for k, m in enumerate(found):
+            if m.end - m.start == 1 and self.words[m.start] in LIGHT_VERBS:
+                if any(n.clause == m.clause and n.start - m.end < LIGHT_REACH
+                       for n in found[k + 1:k + 2]):
+                    continue  # "give a wave": the wave is the action
+                m = replace(m, light=True)
+            out.append(m)
+        return out
+
+    def _opens(self, cue: int) -> bool:
+        first = self.clause_starts[self.clause_of[cue]]
+        if cue > 0 and "," in self.seps[cue - 1]:
+            first = cue
+        return all(w in OPENERS for w in self.words[first:cue]) and cue - first <= 3
+
+    def _negation(self, start: int, end: int) -> str | None:
+        for scope in self.scopes:
+            if scope.start <= start < scope.end:
+                return self.said(scope.at, end)
+        return None
+
+    def _stays(self, start: int, end: int) -> str | None:
+        after = self.words[end:end + 4]
+        for cue in STAYS:
+            if after[:len(cue)] == cue:
+                return self.said(start, end + len(cue))
+        keep = next((i for i in range(start - 1, max(0, start - 3) - 1, -1)
+                     if self.words[i] in KEEP), None)
+        kept = next((i for i in range(end, min(len(self.words), end + 4))
+                     if self.words[i] in KEPT), None)
+        if keep is not None and kept is not None:
+            return self.said(keep, kept + 1)
+        return None
+
+    def _exclusive(self, start: int, end: int) -> bool:
+        before = [w for w in self.words[max(0, start - 3):start] if w not in ARTICLES]
+        after = self.words[end:end + 1]
+        return bool((before and before[-1] in EXCLUSIVE_BEFORE)
+                    or (after and after[0] in EXCLUSIVE_AFTER)
+                    or self.words[max(0, start - 2):start] == ("nothing", "but"))
+
+    # -- quantities ---------------------------------------------------------------------------
+
+    @cached_property
+    def quantities(self) -> list[Quantity]:
+        """Numbers stated with a unit, outside ranges ("from 0 to 5 m") and labelled points
+        ("x 3 m"): "6 metres", "6 m", "6m", "2.5 m"."""
+        words, seps, out = self.words, self.seps, []
+        i = 0
+        while i < len(words):
+            value, unit, end = self._number_at(i)
+            if value is None:
+                i += 1
+                continue
+            if unit is None and end < len(words) and words[end] in UNITS:
+                unit, end = UNITS[words[end]], end + 1
+            if unit is not None and not self._in_range(i, end):
+                sign = -1.0 if i > 0 and seps[i - 1].endswith("-") else 1.0
+                out.append(Quantity(i, end, sign * value, unit, self.clause_of[i],
+                                    self.said(i, end)))
+            i = end
+        return out
+
+    def _number_at(self, i: int) -> tuple[float | None, str | None, int]:
+        word = self.words[i]
+        if word.isdigit():
+            if i + 1 < len(self.words) and self.seps[i] == "." and self.words[i + 1].isdigit():
+                return float(f"{word}.{self.words[i + 1]}"), None, i + 2
+            return float(word), None, i + 1
+        glued = _GLUED.match(word)
+        if glued and glued[2] in UNITS:
+            return float(glued[1]), UNITS[glued[2]], i + 1
+        return None, None, i + 1
+
+    def _in_range(self, start: int, end: int) -> bool:
+        """A bound of a range or a coordinate of a labelled point, not a quantity of its own."""
+        before = self.words[max(0, start - 2):start]
+        if before[-1:] in (("x",), ("y",), ("from",), ("between",)):
+            return True
+        if before[-1:] in (("to",), ("and",)) and len(before) == 2 and (
+                before[0].isdigit() or _GLUED.match(before[0])):
+            return True
+        return end < len(self.words) and self.words[end] in ("to", "and") and (
+            end + 1 < len(self.words) and self.words[end + 1].isdigit())
