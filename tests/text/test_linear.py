@@ -110,3 +110,15 @@ def test_requests_after_padding_read_as_before() -> None:
     many = RequestFacts.read(_repeat("(7.5, 4.0) "))
     assert len(many.points) == MB // len("(7.5, 4.0) ")
     assert set(many.points) == {(7.5, 4.0)}
+
+
+@pytest.mark.parametrize("padding", ["x and a space", "phrase triggers", "non-ASCII letters"])
+def test_the_intent_reader_reads_100k_characters_in_under_a_second(padding: str,
+                                                                    crews: list[Crew]) -> None:
+    """The request read into what it asks (issue 10's bound: 100,000 characters, under 1 s)."""
+    text = PADDING[padding]()[:100_000]
+    for crew in crews:
+        elapsed = _timed(partial(crew.intent.read, text))
+        if elapsed >= BOUND_S:
+            elapsed = min(elapsed, _timed(partial(crew.intent.read, text)))
+        assert elapsed < BOUND_S, (crew.name, padding, round(elapsed, 2))

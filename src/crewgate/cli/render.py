@@ -52,7 +52,7 @@ def event_line(event: Event) -> str:
     if event.kind == "plan_proposed":
         detail = _plan_summary(event.data)
     elif event.kind == "verdict":
-        detail = f"attempt {event.data.get('attempt')}: {event.detail}"
+        detail = f"attempt {event.data.get('attempt')}: {event.detail}" + _facts(event.data)
     elif event.kind == "dispatch":
         detail = _args(event.data.get("args", {}))
     elif event.kind == "authorization" and event.data.get("bindings"):
@@ -67,6 +67,18 @@ def event_line(event: Event) -> str:
     elif event.kind == "refusal" and event.data.get("problems"):
         detail += ": " + "; ".join(str(p.get("detail", "")) for p in event.data["problems"])
     return f"[dim]{t}[/] [{style}]{icon} {event.kind:<13}[/] {step}{what}{escape(detail)}{codes}"
+
+
+def _facts(verdict: dict[str, Any]) -> str:
+    """Each problem of a verdict with the fact it is about: a refusal names its reason."""
+    problems = [*verdict.get("problems", []),
+                *(p for s in verdict.get("steps", []) for p in s.get("problems", []))]
+    return "".join(f"; {_at(p.get('index'))}{p.get('code')}: {p.get('detail', '')}"
+                   for p in problems)
+
+
+def _at(index: int | None) -> str:
+    return "" if index is None else f"[{index}] "
 
 
 def _binding(name: str, b: dict[str, Any]) -> str:

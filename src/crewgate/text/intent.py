@@ -32,6 +32,11 @@ NEGATIONS: tuple[tuple[str, ...], ...] = (
     ("without",), ("except",), ("excluding",), ("other", "than"), ("nor",), ("neither",),
     ("avoid",), ("won", "t"), ("cannot",), ("can", "t"),
 )
+# the cues that can open a prohibition ("don't send the dog, the rover or the drone"); the rest
+# negate a detail ("the bottle, not the cube", "without the rover")
+PROHIBITIONS = frozenset({("do", "not"), ("don", "t"), ("dont",), ("must", "not"),
+                          ("mustn", "t"), ("should", "not"), ("shouldn", "t"), ("never",),
+                          ("avoid",)})
 RETRACTIONS: tuple[tuple[str, ...], ...] = (
     ("actually", "no"), ("no", "wait"), ("never", "mind"), ("nevermind",), ("cancel", "that"),
     ("cancel", "this"), ("cancel", "it"), ("cancel", "everything"), ("cancel", "the", "request"),
@@ -187,13 +192,17 @@ class Reading:
                 continue  # "actually no" takes back; it does not negate what follows
             if any(w in CONDITIONAL for w in self.words[max(0, start - 4):start]):
                 continue  # "if you don't find them": a condition, not a prohibition
+            opens = self.words[start:end] in PROHIBITIONS and self._opens(start)
             stop = end
+            # a prohibition reaches over a list ("don't send the dog, the rover or ..."); a
+            # negated detail ends at its comma ("the bottle, not the cube, to table_b")
             while (stop < len(self.words) and stop - end < WINDOW
                    and self.clause_of[stop] == self.clause_of[start]
                    and self.words[stop] not in CONTRAST
-                   and not ("," in self.seps[stop - 1] and self.words[stop] in CLAUSE_JOINS)):
+                   and not ("," in self.seps[stop - 1]
+                            and (self.words[stop] in CLAUSE_JOINS or not opens))):
                 stop += 1
-            out.append(Scope(self.said(start, end), start, end, stop, self._opens(start)))
+            out.append(Scope(self.said(start, end), start, end, stop, opens))
         return out
 
     @cached_property
@@ -269,10 +278,14 @@ class Reading:
         return out
 
     def _opens(self, cue: int) -> bool:
+        """Whether the cue opens its clause or a part of it (", but don't ..."), after at most
+        three openers: a prohibition, not a negated detail ("a box that is not red")."""
         first = self.clause_starts[self.clause_of[cue]]
-        if cue > 0 and "," in self.seps[cue - 1]:
-            first = cue
-        return all(w in OPENERS for w in self.words[first:cue]) and cue - first <= 3
+        i = cue
+        while i > first and cue - i < 3 and "," not in self.seps[i - 1] \
+                and self.words[i - 1] in OPENERS:
+            i -= 1
+        return i == first or "," in self.seps[i - 1] or self.words[i] in CLAUSE_JOINS
 
     def _negation(self, start: int, end: int) -> str | None:
         for scope in self.scopes:

@@ -1,0 +1,244 @@
+"""The request held to the plan in both directions (issue 10): named robots, stated values,
+destinations, actions, negation and retraction. Each row of the issue's table is a hand-written
+plan that used to run to COMPLETED; here it is refused with exact codes and a detail naming the
+fact. Paraphrases of each class, and the controls (the partners a workflow needs, context that no
+step carries), are accepted or refused as the rule says."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from crewgate.gate import Gate, MissionGate, PlanVerdict
+from crewgate.plan import Plan, parse_plan
+from crewgate.spec import Crew
+from tests.conftest import plan, sim_world
+
+ZONE = {"x_min": 0, "x_max": 5, "y_min": 0, "y_max": 5}
+SEARCH = (("iris", "takeoff", {}), ("iris", "search_target", ZONE))
+DISPATCH = ("tb3", "navigate_to", {"target": "victim"})
+LAND = ("iris", "land", {})
+
+
+def carry(obj: str, place: str) -> dict[str, Any]:
+    return plan("carry", ("g1", "grab_from_table", {"object": obj}), ("g1", "place_on_table", {}),
+                ("go2", "navigate_to_location", {"location": place}))
+
+
+def walk(place: str) -> dict[str, Any]:
+    return plan("navigation_only", ("go2", "navigate_to_location", {"location": place}))
+
+
+def check(crew: Crew, request: str, p: dict[str, Any]) -> PlanVerdict:
+    return Gate(crew).validate(parse_plan(p), request, sim_world(crew))
+
+
+def found(v: PlanVerdict) -> list[tuple[int | None, str, str]]:
+    """(step index or None for the plan, code, detail) of every problem, plan first."""
+    return [(None, p.code.value, p.detail) for p in v.problems] + [
+        (s.index, p.code.value, p.detail) for s in v.steps for p in s.problems]
+
+
+def codes(v: PlanVerdict) -> list[tuple[int | None, str]]:
+    return [(i, c) for i, c, _ in found(v)]
+
+
+# -- the issue's table, row by row ---------------------------------------------------------------
+
+
+def test_a_robot_that_cannot_do_it_is_not_swapped_for_one_that_can(g1_go2: Crew) -> None:
+    v = check(g1_go2, "Have the humanoid walk over to the charging dock.", walk("charging"))
+    assert found(v) == [(0, "substituted_robot", "the request gives 'charging dock' to g1; g1 "
+                         "has no skill that moves it to a place, and go2 may not take its place")]
+
+
+def test_a_stated_altitude_is_not_replaced_by_the_default(sar: Crew) -> None:
+    v = check(sar, "Take off to 6 metres, survey x from 0 to 5, y from 0 to 5, then land.",
+              plan("search_only", *SEARCH, LAND))
+    assert found(v) == [(0, "substituted_value", "the request states '6 metres' for iris.takeoff "
+                         "altitude; the plan gives 3 (the default)")]
+
+
+def test_a_stated_altitude_out_of_range_refuses_the_plan_and_an_unasked_dispatch(sar: Crew
+                                                                                    ) -> None:
+    request = "Make the drone go up to 25 metres and look around x 0 to 5, y 0 to 5."
+    v = check(sar, request, plan("search_and_dispatch", *SEARCH, DISPATCH))
+    assert codes(v) == [(None, "out_of_range"), (2, "unrequested_step")]
+    assert found(v)[0][2] == ("the request states '25 metres' (for iris.takeoff altitude, "
+                              "iris.search_target altitude), outside what it takes: [1, 10]")
+    assert "nothing in the request asks for tb3.navigate_to" in found(v)[1][2]
+
+
+def test_a_robot_ruled_out_does_not_act_and_the_asked_action_is_owed(g1_go2: Crew) -> None:
+    v = check(g1_go2, "Do NOT send the dog to the charger. Just wave hello.", walk("charging"))
+    assert found(v) == [
+        (None, "dropped_request", "the request asks to 'wave' (g1.wave); no step does"),
+        (0, "excluded_robot", "the request rules out go2: 'do not send the dog'"),
+        (0, "negated_step", "the request rules out go2.navigate_to_location here: 'do not send "
+         "the dog to the charger'")]
+    assert check(g1_go2, "Do NOT send the dog to the charger. Just wave hello.",
+                 plan("manipulation_only", ("g1", "wave", {}))).accepted
+
+
+@pytest.mark.parametrize(("request_", "cue"), [
+    ("Bring the red cube to room_a. Actually no, never mind, don't move anything.",
+     "don't move anything"),
+    ("Bring the red cube to room_a. Cancel that.", "cancel that"),
+    ("Bring the red cube to room_a. Stop, forget it.", "forget it"),
+])
+def test_a_retracted_request_dispatches_nothing(g1_go2: Crew, request_: str, cue: str) -> None:
+    v = check(g1_go2, request_, carry("red_cube", "room_a"))
+    assert found(v) == [(None, "retracted_request",
+                         f"the request takes back what it asked ({cue!r}): no step may run")]
+
+
+def test_a_retraction_refuses_every_step_at_dispatch_too(g1_go2: Crew) -> None:
+    request = "Bring the red cube to room_a. Actually no, never mind."
+    p = parse_plan(carry("red_cube", "room_a"))
+    assert isinstance(p, Plan)
+    mission = MissionGate(Gate(g1_go2), "m", request, p)
+    verdict = mission.authorize(0, p.steps[0], sim_world(g1_go2)).verdict
+    assert [(c.code.value, c.detail) for c in verdict.problems] == [
+        ("retracted_request", "the request takes back what it asked ('never mind'): "
+         "g1.grab_from_table may not run")]
+
+
+def test_air_assets_only_keeps_the_rover_out(sar: Crew) -> None:
+    v = check(sar, "Air assets only - do not send the rover. Search x 0 to 5, y 0 to 5.",
+              plan("search_and_dispatch", *SEARCH, DISPATCH))
+    assert found(v) == [
+        (2, "excluded_robot", "the request rules out tb3: 'do not send the rover'"),
+        (2, "negated_step", "the request rules out tb3.navigate_to here: 'do not send'")]
+
+
+def test_a_step_nothing_asks_for_is_refused(g1_go2: Crew) -> None:
+    v = check(g1_go2, "Say hi to the visitors with a wave.",
+              plan("manipulation_only", ("g1", "wave", {}),
+                   ("g1", "grab_from_table", {"object": "red_cube"})))
+    assert codes(v) == [(1, "substituted_value"), (1, "unrequested_step")]
+    assert found(v)[1][2] == ("nothing in the request asks for g1.grab_from_table: it names "
+                              "neither g1 nor this action, and no value it states goes into it")
+
+
+def test_a_dropped_destination_is_named_and_the_one_plan_bound_said(g1_go2: Crew) -> None:
+    v = check(g1_go2, "Carry the bottle to table_b and then come back home.",
+              carry("bottle", "table_b"))
+    assert found(v) == [(None, "dropped_request", (
+        "the request names 'home' (start) as a destination; no step goes there (the workflow "
+        "allows go2.navigate_to_location once in one plan: the request cannot be done in one "
+        "plan; ask for the rest in another request)"))]
+
+
+# -- paraphrases of each class -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("request_", ["Send g1 to the charger.", "Humanoid, go to room_a.",
+                                      "Get the Unitree G1 over to table_b."])
+def test_named_robot_paraphrases(g1_go2: Crew, request_: str) -> None:
+    place = {"Send g1": "charging", "Humanoid,": "room_a", "Get the U": "table_b"}
+    v = check(g1_go2, request_, walk(next(p for k, p in place.items() if request_.startswith(k))))
+    assert codes(v) == [(0, "substituted_robot")]
+    assert "g1 has no skill that moves it to a place" in found(v)[0][2]
+
+
+@pytest.mark.parametrize(("request_", "takeoff", "search", "where"), [
+    ("Take off to 6m, survey x from 0 to 5, y from 0 to 5, then land.", {"altitude": 3.0}, {},
+     (0, "the request states '6m' for iris.takeoff altitude; the plan gives 3")),
+    ("Lift off to 6 m and search x 0 to 5, y 0 to 5, then land.", {}, {},
+     (0, "the request states '6 m' for iris.takeoff altitude; the plan gives 3 (the default)")),
+    ("Search x 0 to 5, y 0 to 5 at an altitude of 7 metres, then land.", {"altitude": 7}, {},
+     (1, "the request states '7 metres' for iris.search_target altitude; the plan gives 3 "
+         "(the default)")),
+])
+def test_stated_value_paraphrases(sar: Crew, request_: str, takeoff: dict[str, Any],
+                                  search: dict[str, Any], where: tuple[int, str]) -> None:
+    v = check(sar, request_, plan("search_only", ("iris", "takeoff", takeoff),
+                                  ("iris", "search_target", {**ZONE, **search}), LAND))
+    assert found(v) == [(where[0], "substituted_value", where[1])]
+
+
+@pytest.mark.parametrize("request_", [
+    "Search x 0 to 5, y 0 to 5 and keep the rover parked.",
+    "Search x 0 to 5, y 0 to 5 with the drone only.",
+    "Search x 0 to 5, y 0 to 5 without the rover.",
+    "Search x 0 to 5, y 0 to 5; the rover stays where it is.",
+])
+def test_excluded_robot_paraphrases(sar: Crew, request_: str) -> None:
+    v = check(sar, request_, plan("search_and_dispatch", *SEARCH, DISPATCH))
+    assert [c for c in codes(v) if c[1] == "excluded_robot"] == [(2, "excluded_robot")]
+    assert {i for i, _ in codes(v)} == {2}  # the drone's steps are untouched
+
+
+def test_keep_the_drone_on_the_ground_rules_out_every_drone_step(sar: Crew) -> None:
+    v = check(sar, "Drive the rover to x 2, y 1; keep the drone on the ground.",
+              plan("search_and_dispatch", *SEARCH, DISPATCH))
+    assert [c for c in codes(v) if c[1] == "excluded_robot"] == [(0, "excluded_robot"),
+                                                                  (1, "excluded_robot")]
+
+
+@pytest.mark.parametrize(("request_", "cue"), [
+    ("Don't send the dog anywhere; wave hello.", "don't send"),
+    ("The dog should not move; wave hello.", "should not move"),
+])
+def test_negated_action_paraphrases(g1_go2: Crew, request_: str, cue: str) -> None:
+    v = check(g1_go2, request_, walk("charging"))
+    assert (0, "negated_step", f"the request rules out go2.navigate_to_location here: {cue!r}") \
+        in found(v)
+    assert (None, "dropped_request") in codes(v)
+
+
+def test_just_one_action_refuses_the_rest(g1_go2: Crew) -> None:
+    v = check(g1_go2, "Just wave.", plan("manipulation_only", ("g1", "wave", {}),
+                                         ("g1", "grab_from_table", {"object": "red_cube"})))
+    assert codes(v) == [(1, "substituted_value"), (1, "unrequested_step")]
+
+
+def test_a_second_destination_is_owed(g1_go2: Crew) -> None:
+    v = check(g1_go2, "Take the bottle to table_b, then to room_a.", carry("bottle", "table_b"))
+    assert codes(v) == [(None, "dropped_request")]
+    assert found(v)[0][2].startswith("the request names 'room a' (room_a) as a destination")
+
+
+def test_an_unasked_dispatch_after_a_look_around(sar: Crew) -> None:
+    v = check(sar, "Look around x 0 to 5, y 0 to 5 with the drone.",
+              plan("search_and_dispatch", *SEARCH, DISPATCH))
+    assert codes(v) == [(2, "unrequested_step")]
+
+
+# -- controls: what the request needs is never refused -------------------------------------------
+
+
+@pytest.mark.parametrize(("crew", "request_", "p"), [
+    # the carry needs g1 though the request names only the dog
+    ("g1_go2", "Have the dog take the red cube to room_b.", carry("red_cube", "room_b")),
+    # search-and-dispatch needs the drone though the request names only the ground robot
+    ("sar", "Someone is lost in x 0 to 5, y 0 to 5: find them and send the ground robot.",
+     plan("search_and_dispatch", *SEARCH, DISPATCH)),
+    # the requester's position is context: no step needs to carry it
+    ("g1_go2", "I'm at table_a; hand me the bottle.",
+     plan("handover", ("g1", "grab_from_table", {"object": "bottle"}), ("g1", "hand_over", {}))),
+    ("g1_go2", "Don't grab anything, just wave.", plan("manipulation_only", ("g1", "wave", {}))),
+    ("g1_go2", "Not the cube but the bottle: hand it to me.",
+     plan("handover", ("g1", "grab_from_table", {"object": "bottle"}), ("g1", "hand_over", {}))),
+    ("sar", "Take off to 6 metres, survey x from 0 to 5, y from 0 to 5, then land.",
+     plan("search_only", ("iris", "takeoff", {"altitude": 6}), ("iris", "search_target", ZONE),
+          LAND)),
+    ("g1_go2", "Carry the bottle to table_b.", carry("bottle", "table_b")),
+    # a negated detail ends at its comma: table_b is still the destination
+    ("g1_go2", "Carry the bottle, not the cube, to table_b.", carry("bottle", "table_b")),
+])
+def test_controls_are_accepted(crew: str, request_: str, p: dict[str, Any],
+                               request: pytest.FixtureRequest) -> None:
+    v = check(request.getfixturevalue(crew), request_, p)
+    assert found(v) == []
+
+
+@pytest.mark.parametrize(("request_", "said"), [
+    ("Carry the bottle to table_b, but don't let it fall.", "don't let it fall"),
+    ("Carry the bottle to table_b and do not bump into the shelf.", "do not bump into the shelf"),
+])
+def test_an_unclear_negation_fails_closed(g1_go2: Crew, request_: str, said: str) -> None:
+    v = check(g1_go2, request_, carry("bottle", "table_b"))
+    assert found(v) == [(None, "unclear_negation", f"the request says {said!r}, and the gate "
+                         "cannot tell which robot, action or place it rules out; name it")]
