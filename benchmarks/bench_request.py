@@ -14,7 +14,12 @@ A second table (informational) times every other reader of a request on the gate
 offline planner's path at 1 M characters (100 k with ``--quick``): the crews' name mentions, the
 phrase readers, the exemplar planner's cues and masking.
 
-Target (issue 9): a 100,000-character request is read in under 1 s, whatever it holds.
+A third table times the request read into what it asks (``Intent.read``: robots named and ruled
+out, actions, places, stated values, negation scopes; issue 10) for both packaged crews at 1,000,
+10,000 and 100,000 characters, with the per-character ratio 100 k / 1 k.
+
+Targets: a 100,000-character request is read in under 1 s, whatever it holds, by
+``RequestFacts.read`` (issue 9) and by ``Intent.read`` (issue 10).
 
 Run: ``.venv/bin/python benchmarks/bench_request.py [--quick] [--profile] [--json PATH]``.
 """
@@ -95,6 +100,36 @@ def other_readers() -> dict[str, Callable[[str], object]]:
     }
 
 
+def intent_table(report: Report) -> None:
+    """``Intent.read`` at growing lengths, each kind of request, both crews (one reading each
+    at 100 k, the median of several below)."""
+    lengths = LENGTHS[:3]
+    crews = [load_crew("sar"), load_crew("g1_go2")]
+    for crew in crews:
+        crew.intent.read("warm up: don't send the dog to the charger; take off to 6 m")
+    print(f"\nIntent.read (issue 10), {', '.join(f'{n:,}' for n in lengths)} characters")
+    rows, worst, steepest = [], ("", 0.0), ("", 0.0)
+    for kind, make in KINDS.items():
+        for crew in crews:
+            per_char, cells = {}, []
+            for n in lengths:
+                text = make(n)
+                stats = Stats.of(time_calls(partial(crew.intent.read, text), warmup=0,
+                                            repeat={1_000: 20, 10_000: 5, 100_000: 1}[n]))
+                per_char[n] = stats.median_ns / n
+                cells.append(fmt(in_unit(stats.median_ns, "ms"), 1))
+            at = in_unit(per_char[lengths[-1]] * lengths[-1], "ms")
+            ratio = per_char[lengths[-1]] / per_char[lengths[0]]
+            worst = max(worst, (f"{kind} ({crew.name})", at), key=lambda r: r[1])
+            steepest = max(steepest, (f"{kind} ({crew.name})", ratio), key=lambda r: r[1])
+            rows.append([kind, crew.name, *cells, fmt(ratio, 2)])
+    print(table(["request", "crew", *(f"{n:,} ms" for n in lengths), "100k/1k"], rows))
+    report.figure(f"Intent.read per-char time 100k / 1k, highest ({steepest[0]})",
+                  steepest[1], "x")
+    report.target(f"Intent.read of {TARGET_LENGTH:,} characters, slowest ({worst[0]})",
+                  worst[1], "ms", "<=", TARGET_MS)
+
+
 def main() -> int:
     args = parse_args(__doc__.splitlines()[0] if __doc__ else "")
     print_header("bench_request: RequestFacts.read on adversarial requests",
@@ -129,6 +164,8 @@ def main() -> int:
     slowest = max(at_target, key=lambda k: at_target[k])
     report.target(f"read {TARGET_LENGTH:,}-character request, slowest ({slowest})",
                   at_target[slowest], "ms", "<=", TARGET_MS)
+
+    intent_table(report)
 
     size = LENGTHS[-2] if args.quick else LENGTHS[-1]
     print(f"\nOther readers of a request (informational), {size:,} characters, one reading each")

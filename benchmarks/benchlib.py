@@ -152,8 +152,10 @@ class Target:
 
     def line(self) -> str:
         verdict = "OK" if self.ok else "MISSED"
-        return (f"{self.label} {fmt(self.value)} {self.unit} "
-                f"(target {self.op} {fmt(self.target, 0)} {self.unit}): {verdict}")
+        # ratios near 1 need two decimals to say anything (1.17 x against 1.20 x)
+        return (f"{self.label} {fmt(self.value, 2 if abs(self.value) < 10 else 1)} {self.unit} "
+                f"(target {self.op} {fmt(self.target, 0 if self.target == int(self.target) else 2)}"
+                f" {self.unit}): {verdict}")
 
 
 @dataclass(slots=True)

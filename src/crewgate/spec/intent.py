@@ -131,6 +131,7 @@ class IntentChecks:
     """The checks of :class:`Intent` (kept apart from its reading, for length)."""
 
     crew: Crew
+    _takes: dict[str, frozenset[str]]  # slot -> robots with a skill taking a value of it
 
     def _skill(self, ref: str) -> Skill:
         robot, _, name = ref.partition(".")
@@ -154,11 +155,9 @@ class IntentChecks:
         slots = {"location": bool(brief.places), "object": bool(brief.objects),
                  "point": bool(facts.points), "zone": bool(facts.zones)}
         out = {ref.partition(".")[0] for s in brief.stated for ref, _ in s.params}
-        for name, robot in self.crew.robots.items():
-            if name not in out and any(slots.get(kind.slot or "", False)
-                                       for skill in robot.skills.values() if skill.visible
-                                       for kind in skill.params.values()):
-                out.add(name)
+        for slot, stated in slots.items():
+            if stated:
+                out |= self._takes[slot]
         return out
 
     def _direct(self, brief: Brief, step: PlannedStep, facts: RequestFacts) -> bool:
@@ -296,7 +295,8 @@ class IntentChecks:
         self._ruled_out(brief, step, f)
         if len(f.items) > mark or step.typed is None:
             return  # ruled out already, or refused for its arguments: nothing more to say
-        left = self._defaulted(step, "object") if self._unsaid(steps, "object") else []
+        left = self._defaulted(step, "object")
+        left = left if left and self._unsaid(steps, "object") else []
         for m in _uncarried(brief.objects, steps) if left else ():
             f.add(Code.SUBSTITUTED_VALUE, f"the request names {m.phrase!r} "
                   f"({_names(m.referents)}); {step.ref} leaves its {left[0]} to the default")
@@ -389,6 +389,10 @@ class Intent(IntentChecks, Rule):
                         _add(skills, phrase, f"{name}.{sname}")
         self.robots = _freeze(robots)
         self.skills = _freeze(skills)
+        self._takes = {slot: frozenset(
+            name for name, robot in crew.robots.items() for skill in robot.skills.values()
+            if skill.visible and any(k.slot == slot for k in skill.params.values()))
+            for slot in ("location", "object", "point", "zone")}
         self.places = _freeze({_phrases(p): {n} for n, loc in crew.locations.items()
                                for p in (n, *loc.aliases) if _phrases(p)})
         self.objects = _freeze({_phrases(p): {n} for n, obj in crew.objects.items()

@@ -158,6 +158,7 @@ class Reading:
                     "," in self.seps[i - 1] and self.words[i] in CLAUSE_JOINS):
                 begin = i
             self.part_start.append(begin)
+        self._mentions: dict[tuple[int, bool], list[Mention]] = {}
         self._index: dict[str, list[tuple[tuple[str, ...], int]]] = defaultdict(list)
         for i, word in enumerate(self.words):
             self._index[word].append(((word,), i))
@@ -234,7 +235,14 @@ class Reading:
     def mentions(self, table: PhraseTable, *, stays: bool = False) -> list[Mention]:
         """Every mention of the table's phrases, the longest where they overlap, each with its
         negation and exclusivity. ``stays``: also rule out what "stays", "keep X on the
-        ground" and the like say of it (robots)."""
+        ground" and the like say of it (robots). Read once per table (the same table object
+        for the reading's life)."""
+        key = (id(table), stays)
+        if key not in self._mentions:
+            self._mentions[key] = self._find_mentions(table, stays)
+        return list(self._mentions[key])
+
+    def _find_mentions(self, table: PhraseTable, stays: bool) -> list[Mention]:
         by_first: dict[str, list[tuple[str, ...]]] = defaultdict(list)
         for phrase in table:
             if phrase:
