@@ -49,6 +49,7 @@ CATEGORIES = {
     "mid_mission": "mid_",
     "off_domain": "off_",
     "beyond_gate": "beyond_",
+    "intent": "intent_",
 }
 REQUIRED = {"sar": set(CATEGORIES), "g1_go2": set(CATEGORIES) - {"missed_by_zone"}}
 RUNTIME = "runtime_failure"  # a step fails at run time: halted, and no gate code exists for it

@@ -1,7 +1,9 @@
 """The held-out scenario suites (``sar_holdout.yaml``, ``g1_go2_holdout.yaml``) are right.
 
 They are written fresh, to measure the offline planner once on requests it was never tuned on.
-Shape: 40 scenarios per crew (28 nominal, 12 to block), unique ids, every workflow covered by at
+Shape: 48 scenarios per crew (32 nominal, 16 to block; of them 4 and 4 intent phrasings, issue
+10: a robot named, a value stated, a negation, "only", a retraction, more than one plan can do),
+unique ids, every workflow covered by at
 least 4 nominal requests, no request equal to a study request nor containing (or nearly copying)
 a crew workflow example. Semantics: every reference plan runs end to end on the simulator with
 the scenario's faults and world; nominal missions complete cleanly, blocked ones end refused or
@@ -32,7 +34,7 @@ SUITES: dict[str, Suite] = {name: load_suite(name, "holdout") for name in CREW_N
 STUDY: dict[str, Suite] = {name: load_suite(name, "study") for name in CREW_NAMES}
 
 CATEGORIES = {"nominal", "out_of_bounds", "unknown_destination", "unknown_object",
-              "robot_unavailable", "perception", "off_domain"}
+              "robot_unavailable", "perception", "off_domain", "intent"}
 PERCEPTION_FAULTS = {"nan_fix", "missed_detection", "stale_fix"}
 ZONE = ("x_min", "x_max", "y_min", "y_max")
 SPAWN_TB3 = [-2.0, -2.0]
@@ -67,11 +69,13 @@ def test_suite_shape(crew: str) -> None:
     suite = SUITES[crew]
     assert suite.crew == crew
     assert suite.suite == "holdout"
-    assert len(suite.scenarios) == 40
+    assert len(suite.scenarios) == 48
     ids = [s.id for s in suite.scenarios]
     assert len(ids) == len(set(ids)), [i for i in ids if ids.count(i) > 1]
-    assert sum(not s.should_block for s in suite.scenarios) == 28
-    assert sum(s.should_block for s in suite.scenarios) == 12
+    assert sum(not s.should_block for s in suite.scenarios) == 32
+    assert sum(s.should_block for s in suite.scenarios) == 16
+    intent = [s for s in suite.scenarios if {"intent", "intent_phrasing"} & set(s.tags)]
+    assert [s.should_block for s in intent] == [False] * 4 + [True] * 4
     requests = [_norm(s.request) for s in suite.scenarios]
     assert len(requests) == len(set(requests))
     for s in suite.scenarios:

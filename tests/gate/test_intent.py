@@ -242,3 +242,16 @@ def test_an_unclear_negation_fails_closed(g1_go2: Crew, request_: str, said: str
     v = check(g1_go2, request_, carry("bottle", "table_b"))
     assert found(v) == [(None, "unclear_negation", f"the request says {said!r}, and the gate "
                          "cannot tell which robot, action or place it rules out; name it")]
+
+
+def test_a_stated_point_no_step_goes_to_is_dropped(sar: Crew) -> None:
+    v = check(sar, "Survey x 0 to 5, y 0 to 5 by air, land, and also park the rover at x 2, y -2.",
+              plan("search_only", *SEARCH, LAND))
+    assert found(v) == [(None, "dropped_request",
+                         "the request states the point (2, -2); no step goes there")]
+
+
+def test_a_point_in_a_negated_clause_is_owed_by_no_step(sar: Crew) -> None:
+    v = check(sar, "Search x 0 to 5, y 0 to 5 and land. Do not drive the rover to x 2, y -2.",
+              plan("search_only", *SEARCH, LAND))
+    assert found(v) == []

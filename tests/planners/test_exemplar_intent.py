@@ -81,7 +81,7 @@ def test_what_moves_is_what_was_asked(planners: dict[str, ExemplarPlanner], crew
      "the closest, 'navigation_only', would not (the request gives 'charging dock' to g1; g1 has "
      "no skill that moves it to a place, and go2 may not take its place)"),
     ("sar", "Make the drone go up to 25 metres and look around x 0 to 5, y 0 to 5.",
-     ["unknown_workflow", "out_of_range"],
+     ["unknown_workflow", "out_of_range", "dropped_request"],
      "the request states '25 metres' (for iris.takeoff altitude, iris.search_target altitude), "
      "outside what it takes: [1, 10]"),
     ("g1_go2", "Bring the red cube to room_a. Actually no, never mind, don't move anything.",

@@ -13,6 +13,7 @@ what was not asked, which stated value it must carry).
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -20,7 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from crewgate.codes import Code, Findings, Problem
 from crewgate.spec.base import Rule
 from crewgate.text.intent import Mention, PhraseTable, Quantity, Reading, unit_key
-from crewgate.text.request import RequestFacts
+from crewgate.text.request import RequestFacts, Zone
 from crewgate.text.words import words
 
 if TYPE_CHECKING:
@@ -84,6 +85,8 @@ class Brief:
     context: set[str] = field(default_factory=set)  # places stated as where someone is
     objects: list[Mention] = field(default_factory=list)
     stated: list[Stated] = field(default_factory=list)
+    points: list[tuple[float, float]] = field(default_factory=list)  # stated, not negated
+    zones: list[Zone] = field(default_factory=list)
     retracted: str | None = None  # the cue, when the request takes back everything
     unclear: str | None = None  # a negation that covers nothing the gate knows
     universal: bool = False
@@ -210,6 +213,14 @@ class IntentChecks:
                 f.add(Code.DROPPED_REQUEST, f"the request names {m.phrase!r} "
                       f"({_names(m.referents)}) as a destination; no step goes there"
                       + self._one_plan(steps))
+        for point in brief.points:
+            if not any(self._carries(s, "point", point) for s in steps):
+                f.add(Code.DROPPED_REQUEST, f"the request states the point ({point[0]:g}, "
+                      f"{point[1]:g}); no step goes there" + self._one_plan(steps))
+        for zone in brief.zones:
+            if not any(self._carries(s, "zone", zone) for s in steps):
+                f.add(Code.DROPPED_REQUEST, f"the request states the zone x [{zone[0]:g}, "
+                      f"{zone[1]:g}] y [{zone[2]:g}, {zone[3]:g}]; no step covers it")
         for m in _uncarried(brief.objects, steps):
             if not self._unsaid(steps, "object"):  # else: the defaulting step's fault
                 f.add(Code.DROPPED_REQUEST, f"the request names {m.phrase!r} "
@@ -232,6 +243,13 @@ class IntentChecks:
             return ""
         return (f" (the workflow allows {full[0]} {_times(steps, full[0])} in one plan: the "
                 "request cannot be done in one plan; ask for the rest in another request)")
+
+    def _carries(self, step: PlannedStep, slot: str, value: tuple[float, ...]) -> bool:
+        """Whether the step carries this point or zone in a parameter of ``slot``."""
+        params = self._skill(step.ref).params
+        return any(params[p].slot == slot and isinstance(v, tuple) and len(v) == len(value)
+                   and all(_close(a, b) for a, b in zip(v, value, strict=True))
+                   for p, v in (step.typed or {}).items() if p in params)
 
     def _unsaid(self, steps: Sequence[PlannedStep], slot: str) -> bool:
         """No step of the plan gives a parameter of ``slot`` and some step leaves one to its
@@ -528,7 +546,18 @@ class Intent(IntentChecks, Rule):
         brief.stated = [s for q in reading.quantities if q.start >= start
                         and (s := self._stated(q, brief)) is not None]
         brief.unclear = self._unclear(reading, start)
+        if brief.retracted is None:
+            self._geometry(text, brief)
         return brief
+
+    def _geometry(self, text: str, brief: Brief) -> None:
+        """The points and zones the request states outside a negated clause (which owes
+        nothing: "don't go to x 2, y 2")."""
+        for clause in CLAUSE_BREAK.split(text):
+            facts = RequestFacts.read(clause)
+            if (facts.points or facts.zones) and not Reading(clause).scopes:
+                brief.points += facts.points
+                brief.zones += facts.zones
 
     def _asks_anything(self, reading: Reading, start: int) -> bool:
         return any(m.start >= start and m.negated is None for table in (
@@ -544,15 +573,20 @@ class Intent(IntentChecks, Rule):
         of the robots its clause names, else of any robot; with the quantity's unit."""
         near = sorted((m for m in brief.actions if m.clause == q.clause),
                       key=lambda m: (m.start > q.start, abs(m.start - q.start)))
-        refs = sorted(near[0].referents) if near else []  # the action it follows, else precedes
-        if not refs:
-            robots = brief.clause_robots.get(q.clause) or set(self.crew.robots)
-            refs = [f"{r}.{s}" for r in robots for s, sk in self.crew.robots[r].skills.items()
-                    if sk.visible]
-        params = tuple((ref, p) for ref in dict.fromkeys(refs)
-                       for p, kind in self._skill(ref).params.items()
-                       if kind.numeric and unit_key(getattr(kind, "unit", None)) == q.unit)
+        for m in near:  # the action it follows, else precedes, that takes such a value
+            params = self._taking(sorted(m.referents), q)
+            if params:
+                return Stated(q, params)
+        robots = brief.clause_robots.get(q.clause) or set(self.crew.robots)
+        params = self._taking([f"{r}.{s}" for r in sorted(robots)
+                               for s, sk in self.crew.robots[r].skills.items() if sk.visible], q)
         return Stated(q, params) if params else None
+
+    def _taking(self, refs: Iterable[str], q: Quantity) -> tuple[tuple[str, str], ...]:
+        """The numeric parameters of these skills in the quantity's unit."""
+        return tuple((ref, p) for ref in dict.fromkeys(refs)
+                     for p, kind in self._skill(ref).params.items()
+                     if kind.numeric and unit_key(getattr(kind, "unit", None)) == q.unit)
 
     def _unclear(self, reading: Reading, start: int) -> str | None:
         known = [m for table in (self.robots, self.skills, self.places, self.objects)
@@ -565,6 +599,10 @@ class Intent(IntentChecks, Rule):
                     reading.nothing_moves is None):
                 return f"{scope.cue} {reading.said(scope.start, scope.end)}".strip()
         return None
+
+
+# where a clause ends in the text (a stop and a space; not the point of "2.5")
+CLAUSE_BREAK = re.compile(r"[.!?;:](?:\s+|$)|\s[-\u2013\u2014]+\s")
 
 
 def _uncarried(mentions: Iterable[Mention], steps: Sequence[PlannedStep]) -> list[Mention]:

@@ -42,7 +42,8 @@ RETRACTIONS: tuple[tuple[str, ...], ...] = (
     ("cancel", "this"), ("cancel", "it"), ("cancel", "everything"), ("cancel", "the", "request"),
     ("forget", "it"), ("forget", "that"), ("forget", "about", "it"), ("scratch", "that"),
     ("disregard", "that"), ("disregard", "this"), ("disregard", "the", "above"),
-    ("ignore", "that"), ("ignore", "the", "above"), ("on", "second", "thought"),
+    ("ignore", "that"), ("ignore", "the", "above"), ("scrap", "that"), ("scrap", "it"),
+    ("scrap", "this"), ("belay", "that"), ("on", "second", "thought"),
     ("don", "t", "do", "that"), ("don", "t", "do", "it"), ("do", "not", "do", "that"),
 )
 # "don't move anything": every motion ruled out (a retraction of everything)
