@@ -15,10 +15,11 @@ from crewgate.plan import Plan, parse_plan
 from crewgate.spec import Crew
 from tests.conftest import plan, sim_world
 
+Step = tuple[str, str, dict[str, Any]]
 ZONE = {"x_min": 0, "x_max": 5, "y_min": 0, "y_max": 5}
-SEARCH = (("iris", "takeoff", {}), ("iris", "search_target", ZONE))
-DISPATCH = ("tb3", "navigate_to", {"target": "victim"})
-LAND = ("iris", "land", {})
+SEARCH: tuple[Step, Step] = (("iris", "takeoff", {}), ("iris", "search_target", ZONE))
+DISPATCH: Step = ("tb3", "navigate_to", {"target": "victim"})
+LAND: Step = ("iris", "land", {})
 
 
 def carry(obj: str, place: str) -> dict[str, Any]:

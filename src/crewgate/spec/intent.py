@@ -213,14 +213,12 @@ class IntentChecks:
                 f.add(Code.DROPPED_REQUEST, f"the request names {m.phrase!r} "
                       f"({_names(m.referents)}) as a destination; no step goes there"
                       + self._one_plan(steps))
-        for point in brief.points:
-            if not any(self._carries(s, "point", point) for s in steps):
-                f.add(Code.DROPPED_REQUEST, f"the request states the point ({point[0]:g}, "
-                      f"{point[1]:g}); no step goes there" + self._one_plan(steps))
-        for zone in brief.zones:
-            if not any(self._carries(s, "zone", zone) for s in steps):
-                f.add(Code.DROPPED_REQUEST, f"the request states the zone x [{zone[0]:g}, "
-                      f"{zone[1]:g}] y [{zone[2]:g}, {zone[3]:g}]; no step covers it")
+        for point in self._uncovered(steps, "point", brief.points):
+            f.add(Code.DROPPED_REQUEST, f"the request states the point ({point[0]:g}, "
+                  f"{point[1]:g}); no step goes there")
+        for zone in self._uncovered(steps, "zone", brief.zones):
+            f.add(Code.DROPPED_REQUEST, f"the request states the zone x [{zone[0]:g}, "
+                  f"{zone[1]:g}] y [{zone[2]:g}, {zone[3]:g}]; no step covers it")
         for m in _uncarried(brief.objects, steps):
             if not self._unsaid(steps, "object"):  # else: the defaulting step's fault
                 f.add(Code.DROPPED_REQUEST, f"the request names {m.phrase!r} "
@@ -244,12 +242,17 @@ class IntentChecks:
         return (f" (the workflow allows {full[0]} {_times(steps, full[0])} in one plan: the "
                 "request cannot be done in one plan; ask for the rest in another request)")
 
-    def _carries(self, step: PlannedStep, slot: str, value: tuple[float, ...]) -> bool:
-        """Whether the step carries this point or zone in a parameter of ``slot``."""
-        params = self._skill(step.ref).params
-        return any(params[p].slot == slot and isinstance(v, tuple) and len(v) == len(value)
-                   and all(_close(a, b) for a, b in zip(v, value, strict=True))
-                   for p, v in (step.typed or {}).items() if p in params)
+    def _uncovered(self, steps: Sequence[PlannedStep], slot: str,
+                   stated: Sequence[tuple[float, ...]]) -> list[tuple[float, ...]]:
+        """The stated points (zones) no step carries, less one for each point (zone) a step
+        gives that the request does not state: that step is refused for it already
+        (``substituted_value``), and the same fact is not told twice."""
+        given = [v for s in steps if s.known
+                 for p, v in (s.typed or {}).items()
+                 if p in s.given and self._skill(s.ref).params[p].slot == slot]
+        left = [z for z in stated if not any(_same(v, z) for v in given)]
+        wrong = sum(not any(_same(v, z) for z in stated) for v in given)
+        return left[wrong:]
 
     def _unsaid(self, steps: Sequence[PlannedStep], slot: str) -> bool:
         """No step of the plan gives a parameter of ``slot`` and some step leaves one to its
@@ -599,6 +602,11 @@ class Intent(IntentChecks, Rule):
                     reading.nothing_moves is None):
                 return f"{scope.cue} {reading.said(scope.start, scope.end)}".strip()
         return None
+
+
+def _same(value: object, stated: tuple[float, ...]) -> bool:
+    return isinstance(value, tuple) and len(value) == len(stated) and all(
+        _close(a, b) for a, b in zip(value, stated, strict=True))
 
 
 # where a clause ends in the text (a stop and a space; not the point of "2.5")
