@@ -67,8 +67,7 @@ EXAMPLES: dict[str, Example] = {
     "Condition": Example("go to the dock", [GO_DOCK], [["precondition_failed"]],
                          world=_not_ready),
     "ArgRule": Example("go to the dock", [
-        {"robot": "bot", "skill": "go", "args": {"place": "pad"}}], [["substituted_value"]],
-        plan_codes=["dropped_request"]),
+        {"robot": "bot", "skill": "go", "args": {"place": "pad"}}], [["substituted_value"]]),
     "StepRule": Example("go to the dock and say hi", [GO_DOCK, say(), say(), say()],
                         [[], [], [], ["cardinality"]]),
     "OrderRule": Example("say hi at the dock", [say(), GO_DOCK], [["order_violation"], []]),

@@ -15,7 +15,7 @@ The CLI and the evaluation harness are thin over these functions.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -67,13 +67,17 @@ def run_mission(
     world: str | None = None, seed: int = 0, faults: Sequence[str] = (),
     condition: Condition | str = "ro",
     journal: Journal | str | Path | None = None, scenario: str | None = None,
-    adapter: Adapter | None = None,
+    adapter: Adapter | None = None, mission_id: str | None = None,
+    cancel: Callable[[], str | None] | None = None,
 ) -> MissionResult:
     """Plan, validate, execute and journal one mission: on the built-in simulator unless an
     ``adapter`` is given (e.g. :class:`crewgate.ros2.Ros2Adapter`; the caller closes it).
 
     ``condition`` sets what the planner is told and whether the gate enforces (``ro``: enforce,
     one replan; ``ro-prompt``: same context, verdicts recorded but not enforced).
+    ``mission_id`` journals the mission under that id; ``cancel`` is asked before each step
+    why the mission must stop (None: go on): the running step ends, nothing more is sent, and
+    the safe fallback runs.
     """
     spec = _crew(crew)
     cond = condition_named(condition) if isinstance(condition, str) else condition
@@ -82,7 +86,8 @@ def run_mission(
     jr = journal if isinstance(journal, Journal) else Journal(journal)
     try:
         orch = Orchestrator(gate_for(spec), backend, jr, tick_s=backend.tick_s)
-        return orch.run(request, planner, MissionOptions(cond, scenario, backend.meta()))
+        return orch.run(request, planner, MissionOptions(cond, scenario, backend.meta(),
+                                                         mission_id, cancel))
     finally:
         if own_journal:
             jr.close()

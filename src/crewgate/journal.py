@@ -66,7 +66,37 @@ CREATE TABLE IF NOT EXISTS events (
     data TEXT
 );
 CREATE INDEX IF NOT EXISTS events_by_mission ON events (mission_id, seq);
+CREATE TABLE IF NOT EXISTS approvals (
+    mission_id TEXT PRIMARY KEY,
+    crew TEXT NOT NULL,
+    request TEXT NOT NULL,
+    plan TEXT NOT NULL,
+    asked_wall REAL NOT NULL,
+    decision TEXT,
+    decided_wall REAL,
+    decided_by TEXT
+);
 """
+
+APPROVED, DENIED = "approved", "denied"
+
+
+@dataclass(frozen=True, slots=True)
+class Approval:
+    """A mission an agent submitted that waits for (or got) an operator's decision."""
+
+    mission_id: str
+    crew: str
+    request: str
+    plan: dict[str, Any]
+    asked_wall: float
+    decision: str | None  # None while it waits; "approved" or "denied"
+    decided_by: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"mission_id": self.mission_id, "crew": self.crew, "request": self.request,
+                "plan": self.plan, "asked_wall": self.asked_wall, "decision": self.decision,
+                "decided_by": self.decided_by}
 
 
 def default_journal_path() -> Path:
@@ -190,6 +220,52 @@ class Journal:
                 (time.time(), status, json.dumps(list(codes)), mission_id),
             )
 
+    # -- approvals (a human decides; the process that runs the mission polls) -------------------
+
+    def ask_approval(self, mission_id: str, crew: str, request: str,
+                     plan: dict[str, Any]) -> None:
+        with self._lock, self._db:
+            self._db.execute(
+                "INSERT INTO approvals (mission_id, crew, request, plan, asked_wall) "
+                "VALUES (?, ?, ?, ?, ?)", (mission_id, crew, request, _dumps(plan), time.time()))
+
+    def decide(self, mission_id: str, decision: str, by: str) -> Approval:
+        """Record an operator's decision on a waiting mission (once: a decided mission stays
+        decided). Raises UserError for an unknown or already decided mission."""
+        if decision not in (APPROVED, DENIED):
+            raise UserError(f"decision must be {APPROVED!r} or {DENIED!r}, not {decision!r}")
+        with self._lock, self._db:
+            cur = self._db.execute(
+                "UPDATE approvals SET decision = ?, decided_wall = ?, decided_by = ? "
+                "WHERE mission_id = ? AND decision IS NULL",
+                (decision, time.time(), by, mission_id))
+            changed = cur.rowcount
+        found = self.approval(mission_id)
+        if found is None:
+            waiting = [a.mission_id for a in self.approvals(waiting=True)]
+            raise UserError(f"no mission {mission_id!r} asks for approval; waiting: "
+                            f"{', '.join(waiting) or 'none'} (`crewgate approvals`)")
+        if not changed:
+            raise UserError(f"mission {mission_id} was already {found.decision} by "
+                            f"{found.decided_by}")
+        return found
+
+    def approval(self, mission_id: str) -> Approval | None:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT mission_id, crew, request, plan, asked_wall, decision, decided_by "
+                "FROM approvals WHERE mission_id = ?", (mission_id,)).fetchone()
+        return _approval(row) if row is not None else None
+
+    def approvals(self, *, waiting: bool = False, limit: int = 50) -> list[Approval]:
+        """The latest approvals asked for (only those still waiting, with ``waiting``)."""
+        where = "WHERE decision IS NULL " if waiting else ""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT mission_id, crew, request, plan, asked_wall, decision, decided_by "
+                f"FROM approvals {where}ORDER BY asked_wall DESC LIMIT ?", (limit,)).fetchall()
+        return [_approval(r) for r in rows]
+
     def resolve(self, prefix: str) -> str:
         """The mission id a unique prefix (or the exact id) denotes; case-sensitive, literal."""
         if not prefix:
@@ -247,6 +323,10 @@ class Journal:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+
+def _approval(row: Sequence[Any]) -> Approval:
+    return Approval(row[0], row[1], row[2], json.loads(row[3]), row[4], row[5], row[6])
 
 
 def _mission(row: Sequence[Any]) -> MissionRecord:

@@ -37,6 +37,7 @@ class Adapter(ABC):
 
     def __init__(self, world: World) -> None:
         self.world = world
+        self._stopped: str | None = None  # see engage_stop
 
     def now(self) -> float:
         return self.world.now()
@@ -68,7 +69,23 @@ class Adapter(ABC):
     def abort_reason(self) -> str | None:
         """Why every motion must stop now (an e-stop), or None. The orchestrator cancels the
         running step and dispatches nothing more, whatever the condition."""
-        return None
+        return self._stopped
+
+    def engage_stop(self, why: str) -> None:
+        """An e-stop from the operator's side of this adapter (an agent's or operator's tool):
+        :meth:`abort_reason` gives ``why`` until :meth:`release_stop`. Non-actuating: the
+        robots' own stop is the backend's (the ROS 2 nodes, the simulator's safe stop)."""
+        self._stopped = why
+
+    def release_stop(self) -> None:
+        self._stopped = None
+
+    def safe_stop(self) -> list[str]:
+        """After :meth:`engage_stop`, with no mission running: have the robots run their own
+        safe stop where this backend is the robots' side too (the simulator); the steps run,
+        as ROBOT.SKILL. Robots behind a network stop themselves on their e-stop topic, so the
+        default does nothing."""
+        return []
 
     def mission_began(self, mission_id: str, *, recovering: bool = False) -> None:
         """A mission began (non-actuating). ``recovering``: an earlier process's mission is

@@ -43,6 +43,23 @@ class SimAdapter(Adapter):
     def wait(self, seconds: float) -> None:
         self.sim.advance(seconds)
 
+    def safe_stop(self) -> list[str]:
+        """Each robot's own steps of the crew's fallback, run to their end in the simulator
+        (the drone lands; at most a minute of simulated time)."""
+        from crewgate.onboard.safestop import SafeStop
+
+        started: list[str] = []
+        stops = [SafeStop(self.sim, robot, lambda _line: None) for robot in self.sim.bodies]
+        for stop in stops:
+            started += stop.start("e-stop", "estop")
+        for _ in range(round(60.0 / self.sim.dt)):
+            if not any(stop.running for stop in stops):
+                break
+            self.sim.step()
+            for stop in stops:
+                stop.follow()
+        return started
+
     def outcome(self) -> dict[str, Any]:
         return self.sim.outcome()
 

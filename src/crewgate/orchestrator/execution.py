@@ -37,10 +37,18 @@ def execute(mission: Mission, plan: Plan) -> None:
                                   enforce=mission.condition.enforce)
     run = Run(mission.session)
     start = mission.now()
+    cancel = mission.options.cancel
     for index, step in enumerate(plan.steps):
         run.estop = mission.adapter.abort_reason()
         if run.estop is not None:
             result.reason = f"stopped before step {index}: {run.estop}"
+            run.halted = True
+            break
+        why = cancel() if cancel is not None else None
+        if why is not None:  # a cancel: nothing more is sent; the fallback makes them safe
+            result.reason = f"cancelled before step {index}: {why}"
+            mission.event(EventKind.REFUSAL, step=index, robot=step.robot, skill=step.skill,
+                          detail=result.reason)
             run.halted = True
             break
         if not _step(mission, run, index, step):

@@ -20,7 +20,7 @@ afterwards (:class:`MissionInterrupted`, carrying the result).
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,6 +55,10 @@ class MissionOptions:
     condition: Condition = CONDITIONS["ro"]
     scenario: str | None = None
     meta: Mapping[str, Any] = field(default_factory=dict)
+    mission_id: str | None = None  # the id to journal under (default: a new one)
+    # why the mission must stop before its next step (an operator's or agent's cancel), or
+    # None; unlike an e-stop, the running step ends and the safe fallback runs
+    cancel: Callable[[], str | None] | None = None
 
 
 class Orchestrator:
@@ -103,7 +107,7 @@ class Mission:
         self.request = request
         self.options = options
         self.condition = options.condition
-        self.id = new_mission_id()
+        self.id = options.mission_id or new_mission_id()
         self.result = MissionResult(self.id, self.crew.name, request,
                                     enforce=self.condition.enforce)
         self.t0 = self.adapter.now()  # backend time at the start; journal times count from it

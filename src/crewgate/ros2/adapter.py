@@ -173,7 +173,7 @@ class Ros2Adapter(Adapter):
             self.estop = None
 
     def abort_reason(self) -> str | None:
-        return self.estop
+        return self.estop or super().abort_reason()
 
     def not_ready(self, robot: str) -> str | None:
         """Judged afresh from the last heartbeat, not from the liveness timer's last round."""

@@ -207,12 +207,17 @@ class IntentChecks:
                 self._stated_plan(stated, steps, f)
         if any(s.typed is None for s in steps):
             return  # a step refused for its arguments: what the plan carries is judged later
-        values = [v for s in steps for v in (s.typed or {}).values()]
-        for m in brief.places:
-            if not any(v in m.referents for v in values):
-                f.add(Code.DROPPED_REQUEST, f"the request names {m.phrase!r} "
-                      f"({_names(m.referents)}) as a destination; no step goes there"
-                      + self._one_plan(steps))
+        places = {r for m in brief.places for r in m.referents} | brief.context
+        gone = [v for s in steps for p, v in (s.typed or {}).items() if p in s.given
+                and self._skill(s.ref).params[p].slot == "location"]
+        # a step that goes somewhere unstated is refused for it (substituted_value): the
+        # destination it replaced is not told again
+        wrong = sum(v not in places for v in gone)
+        missed = [m for m in brief.places if not set(gone) & m.referents]
+        for m in missed[wrong:]:
+            f.add(Code.DROPPED_REQUEST, f"the request names {m.phrase!r} "
+                  f"({_names(m.referents)}) as a destination; no step goes there"
+                  + self._one_plan(steps, places))
         for point in self._uncovered(steps, "point", brief.points):
             f.add(Code.DROPPED_REQUEST, f"the request states the point ({point[0]:g}, "
                   f"{point[1]:g}); no step goes there")
@@ -232,10 +237,12 @@ class IntentChecks:
             if not self._beyond(stated):
                 self._stated_plan(stated, steps, f)
 
-    def _one_plan(self, steps: Sequence[PlannedStep]) -> str:
-        """Why one plan cannot go there too, when its workflow allows no further move."""
+    def _one_plan(self, steps: Sequence[PlannedStep], stated: set[str]) -> str:
+        """Why one plan cannot go there too: its workflow allows no further move, and every
+        move it has goes to another place the request states."""
         full = [s.ref for s in steps if s.most is not None and s.typed is not None
-                and any(self._skill(s.ref).params[p].slot == "location" for p in s.given)
+                and any(self._skill(s.ref).params[p].slot == "location"
+                        and s.typed.get(p) in stated for p in s.given)
                 and sum(t.ref == s.ref for t in steps) >= s.most]
         if not full:
             return ""

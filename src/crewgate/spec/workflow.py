@@ -177,6 +177,13 @@ class Workflow(SpecModel, Rule):
         "unavailable is skipped and journaled, and the other steps still run, so that an "
         "emergency stop stops what it can.",
     )
+    approval: bool = Field(
+        False,
+        description="A human operator must approve each mission of this workflow that an agent "
+        "submits (`crewgate mcp`) before anything moves: the mission waits as "
+        "`awaiting_approval` until `crewgate approve MISSION` (or `--deny`). An operator's own "
+        "`crewgate run` is its own approval.",
+    )
 
     @model_validator(mode="after")
     def _check(self) -> Workflow:
