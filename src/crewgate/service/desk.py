@@ -22,10 +22,9 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from crewgate.adapters.base import Adapter
-from crewgate.api import run_mission
+from crewgate.api import gate_for, run_mission
 from crewgate.conditions import CONDITIONS
 from crewgate.errors import CrewgateError, UserError
-from crewgate.api import gate_for
 from crewgate.gate import Gate
 from crewgate.journal import APPROVED, DENIED, Journal
 from crewgate.orchestrator.result import MissionResult
