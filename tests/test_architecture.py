@@ -14,7 +14,8 @@ from pathlib import Path
 import crewgate
 
 SRC = Path(crewgate.__file__).parent
-ABOVE_THE_GATE = {"crewgate.orchestrator", "crewgate.cli", "crewgate.eval", "crewgate.api"}
+ABOVE_THE_GATE = {"crewgate.orchestrator", "crewgate.cli", "crewgate.eval", "crewgate.api",
+                  "crewgate.service", "crewgate.mcp"}
 
 # The lowest layers may import nothing of crewgate's but these (and themselves).
 ONLY: dict[str, set[str]] = {
@@ -50,7 +51,13 @@ FORBIDDEN: dict[str, set[str]] = {
     "onboard": {"crewgate.gate", "crewgate.planners", "crewgate.render", "crewgate.adapters",
                 *ABOVE_THE_GATE},
     "orchestrator": {"crewgate.cli", "crewgate.eval", "crewgate.sim", "crewgate.ros2",
-                     "crewgate.onboard"},
+                     "crewgate.onboard", "crewgate.service", "crewgate.mcp"},
+    # the mission desk runs missions through the api on any backend it is handed
+    "service": {"crewgate.cli", "crewgate.eval", "crewgate.mcp", "crewgate.sim",
+                "crewgate.ros2", "crewgate.onboard"},
+    # an agent's tools reach the robots only through the desk
+    "mcp": {"crewgate.cli", "crewgate.eval", "crewgate.sim", "crewgate.ros2", "crewgate.onboard",
+            "crewgate.gate", "crewgate.orchestrator", "crewgate.adapters", "crewgate.api"},
 }
 
 

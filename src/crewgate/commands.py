@@ -7,6 +7,7 @@ so that neither imports the other for it.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
@@ -49,3 +50,8 @@ class Progress:
 
 
 RUNNING = Progress(Status.RUNNING)
+
+
+def token_of(text: str) -> int:
+    """A stable 64-bit token for a request id (the simulator keys running actions by it)."""
+    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big")

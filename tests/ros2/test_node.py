@@ -19,8 +19,8 @@ import pytest
 pytest.importorskip("rclpy", reason='the ROS 2 tests need rclpy: pip install "crewgate[ros2]"')
 
 
+from crewgate.commands import token_of
 from crewgate.errors import UserError
-from crewgate.onboard.convert import token_of
 from crewgate.onboard.node import NodeOptions, parse_args, prepare
 from crewgate.onboard.server import RobotServer
 from crewgate.ros2.protocol import Feedback, SkillRequest

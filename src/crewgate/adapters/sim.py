@@ -16,6 +16,7 @@ from crewgate.adapters.backend import Backend, BackendOptions
 from crewgate.adapters.base import Adapter
 from crewgate.commands import Command, Progress
 from crewgate.sim.faults import Faults, parse_faults
+from crewgate.sim.safestop import SafeStop
 from crewgate.sim.section import SimSection
 from crewgate.sim.simulator import Simulator
 from crewgate.spec import Crew
@@ -46,7 +47,6 @@ class SimAdapter(Adapter):
     def safe_stop(self) -> list[str]:
         """Each robot's own steps of the crew's fallback, run to their end in the simulator
         (the drone lands; at most a minute of simulated time)."""
-        from crewgate.onboard.safestop import SafeStop
 
         started: list[str] = []
         stops = [SafeStop(self.sim, robot, lambda _line: None) for robot in self.sim.bodies]

@@ -66,6 +66,7 @@ def _root(
 def main() -> None:
     # importing the command modules registers them on `app`
     from crewgate.cli import (  # noqa: F401
+        agents,
         check,
         estop,
         evaluate,

@@ -3,11 +3,10 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-from crewgate.commands import Command
+from crewgate.commands import Command, token_of
 from crewgate.ros2.protocol import Feedback, SkillRequest
 from crewgate.world import BindingValue
 
@@ -26,11 +25,6 @@ class Sink(Protocol):
         """This robot's state out of turn: before a final feedback, after an object change."""
 
     def log(self, message: str) -> None: ...
-
-
-def token_of(text: str) -> int:
-    """A stable 64-bit token for a request id (the simulator keys running actions by it)."""
-    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big")
 
 
 def binding_from_json(obj: Mapping[str, Any]) -> BindingValue:

@@ -11,7 +11,7 @@ seconds (a stale fix stays stale however fast the simulation runs).
 orchestrator's heartbeat) and hands messages out through a
 :class:`~crewgate.onboard.convert.Sink`; :mod:`crewgate.onboard.ros` wires both to ROS 2 topics.
 
-The robot protects itself (:mod:`~crewgate.onboard.safestop`): an e-stop, and the lost-link
+The robot protects itself (:mod:`~crewgate.sim.safestop`): an e-stop, and the lost-link
 failsafe (:mod:`~crewgate.onboard.watchdog`: the heartbeat of a mission's orchestrator silent for
 the robot's ``orchestrator_timeout_s``) cancel what runs and start its own safe stop. After a
 lost link, that mission's further plan steps are rejected (its fallback steps still run).
@@ -29,10 +29,10 @@ from crewgate.commands import Command, Status
 from crewgate.errors import AdapterError, NotFoundError
 from crewgate.onboard.convert import Sink, command_of, jsonable
 from crewgate.onboard.mirror import Mirror
-from crewgate.onboard.safestop import SafeStop
 from crewgate.onboard.watchdog import Watchdog
 from crewgate.ros2 import protocol
 from crewgate.ros2.protocol import Feedback, SkillRequest
+from crewgate.sim.safestop import SafeStop
 from crewgate.sim.simulator import Simulator
 from crewgate.world import BindingValue
 

@@ -12,9 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from crewgate.commands import Command, Progress, Status
+from crewgate.commands import Command, Progress, Status, token_of
 from crewgate.errors import AdapterError
-from crewgate.onboard.convert import token_of
 from crewgate.spec import Crew, split_ref
 from crewgate.world import World
 
