@@ -78,7 +78,7 @@ CREATE TABLE IF NOT EXISTS approvals (
 );
 """
 
-APPROVED, DENIED = "approved", "denied"
+APPROVED, DENIED, WITHDRAWN = "approved", "denied", "withdrawn"  # withdrawn: by who asked
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +90,7 @@ class Approval:
     request: str
     plan: dict[str, Any]
     asked_wall: float
-    decision: str | None  # None while it waits; "approved" or "denied"
+    decision: str | None  # None while it waits; "approved", "denied" or "withdrawn"
     decided_by: str | None
 
     def to_json(self) -> dict[str, Any]:
@@ -232,7 +232,7 @@ class Journal:
     def decide(self, mission_id: str, decision: str, by: str) -> Approval:
         """Record an operator's decision on a waiting mission (once: a decided mission stays
         decided). Raises UserError for an unknown or already decided mission."""
-        if decision not in (APPROVED, DENIED):
+        if decision not in (APPROVED, DENIED, WITHDRAWN):
             raise UserError(f"decision must be {APPROVED!r} or {DENIED!r}, not {decision!r}")
         with self._lock, self._db:
             cur = self._db.execute(

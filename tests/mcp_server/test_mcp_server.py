@@ -273,3 +273,47 @@ def test_the_estop_lands_the_drone_and_holds_every_later_mission(tmp_path: Path)
 def _normal(text: str) -> str:
     """Mission ids vary from run to run."""
     return re.sub(r"m[0-9a-f]{12}", "MISSION", text)
+
+
+def test_a_request_alone_is_planned_by_the_servers_planner(tmp_path: Path) -> None:
+    """No plan: the server's planner (exemplar) writes it, the gate checks it, it runs; the
+    mission's trace is a resource."""
+    seen: dict[str, Any] = {}
+
+    async def scenario(agent: Agent) -> None:
+        done = seen["done"] = await agent.call("submit_mission",
+                                               request="Have the dog take the red cube to "
+                                               "room_b.")
+        trace = await agent.session.read_resource(f"crewgate://missions/{done['mission']}")
+        seen["trace"] = json.loads(trace.contents[0].text)  # type: ignore[union-attr]
+
+    run("g1_go2", tmp_path / "j.sqlite3", scenario)
+    done = seen["done"]
+    assert (done["status"], done["attempts"]) == ("completed", 1)
+    assert [d["step"] for d in done["dispatched"]] == [
+        "g1.grab_from_table", "g1.place_on_table", "go2.navigate_to_location"]
+    assert seen["trace"]["mission"]["status"] == "completed"
+    kinds = [e["kind"] for e in seen["trace"]["events"]]
+    assert kinds[:3] == ["mission_started", "plan_proposed", "verdict"]
+    assert kinds[-1] == "mission_ended"
+
+
+def test_a_mission_waiting_for_approval_can_be_withdrawn(tmp_path: Path) -> None:
+    crew = tmp_path / "g1_go2_approval.yaml"
+    text = (ROOT / "src" / "crewgate" / "crews" / "g1_go2.yaml").read_text(encoding="utf-8")
+    crew.write_text(text.replace("  carry:\n", "  carry:\n    approval: true\n", 1),
+                    encoding="utf-8")
+    seen: dict[str, Any] = {}
+
+    async def scenario(agent: Agent) -> None:
+        asked = await agent.call("submit_mission", wait_s=0, request="Carry the bottle to "
+                                 "table_b.", plan=carry("table_b"))
+        seen["cancel"] = await agent.call("cancel_mission", mission=asked["mission"])
+        seen["again"] = await agent.call("cancel_mission", mission=asked["mission"])
+
+    journal = tmp_path / "j.sqlite3"
+    run(crew, journal, scenario)
+    assert (seen["cancel"]["status"], seen["cancel"]["reason"]) == (
+        "cancelled", "withdrawn by the agent before approval")
+    assert Journal(journal).approvals(waiting=True) == []  # the operator is not asked any more
+    assert seen["again"]["error"].endswith("has already ended (cancelled)")

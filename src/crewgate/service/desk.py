@@ -18,6 +18,7 @@ import secrets
 import threading
 import time
 from collections.abc import Mapping
+from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -26,7 +27,7 @@ from crewgate.api import gate_for, run_mission
 from crewgate.conditions import CONDITIONS
 from crewgate.errors import CrewgateError, UserError
 from crewgate.gate import Gate
-from crewgate.journal import APPROVED, DENIED, Journal
+from crewgate.journal import APPROVED, DENIED, WITHDRAWN, Journal
 from crewgate.orchestrator.result import MissionResult
 from crewgate.plan import Plan, parse_plan
 from crewgate.planners.base import Planner, PlanningRequest
@@ -147,8 +148,14 @@ class MissionDesk:
             if draft.state == "awaiting_approval":
                 draft.state, draft.reason = "cancelled", "withdrawn by the agent before approval"
                 draft.done.set()
+                withdraw = True
             else:
+                withdraw = False
                 draft.cancel = "cancelled by the agent"
+        if withdraw:  # the operator's list must not offer it any more; if the operator decided
+            # meanwhile, that decision stands in the journal
+            with suppress(UserError):
+                self.journal.decide(draft.id, WITHDRAWN, by=f"the {self.source}")
         return self._wait(draft, 10.0)
 
     def estop(self, *, release: bool = False) -> dict[str, Any]:
