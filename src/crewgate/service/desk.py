@@ -83,8 +83,8 @@ class MissionDesk:
 
     def check(self, plan: Mapping[str, Any] | str, request: str) -> dict[str, Any]:
         """The whole-plan verdict against the world as it is now; nothing moves."""
-        with self._robots:
-            verdict = self.gate.validate(parse_plan(_plain(plan)), request, self.adapter.world)
+        # the world has its own lock: a check never waits for a running mission
+        verdict = self.gate.validate(parse_plan(_plain(plan)), request, self.adapter.world)
         return {"accepted": verdict.accepted, "codes": verdict.codes,
                 "feedback": verdict.feedback()}
 
@@ -107,8 +107,9 @@ class MissionDesk:
         draft = self._attempt(request, mission)
         written = _plain(plan) if plan is not None else self._planned(draft)
         parsed = parse_plan(written)
-        with self._robots:  # the world does not change under the check
-            verdict = self.gate.validate(parsed, draft.request, self.adapter.world)
+        # against the world as it is now (a running mission's robots move on: the gate checks
+        # the plan again when its mission starts, and every step at its dispatch)
+        verdict = self.gate.validate(parsed, draft.request, self.adapter.world)
         draft.plans.append(written)
         if not verdict.accepted:
             draft.feedback = verdict.feedback()
