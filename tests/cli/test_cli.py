@@ -75,7 +75,7 @@ def test_validate_packaged_crew_json(journal_path: Path) -> None:
 def test_validate_crew_file(journal_path: Path) -> None:
     run = crewgate("validate", WAREHOUSE.relative_to(ROOT), journal=journal_path)
     assert run.rc == 0, str(run)
-    assert "valid: crew 'warehouse': 1 robots, 3 skills, 3 locations" in run.stdout
+    assert "valid: crew 'warehouse': 1 robot, 3 skills, 3 locations" in run.stdout
 
 
 def test_validate_unmodified_copy_is_valid(journal_path: Path, tmp_path: Path) -> None:

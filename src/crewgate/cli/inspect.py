@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from crewgate.cli.app import app, spec_app
@@ -49,9 +50,10 @@ def validate(crew: str = CrewArg, as_json: bool = JsonOpt) -> None:
     if as_json:
         print_json(summary)
         return
-    out.print(f"[green]valid[/]: crew {spec.name!r}: {len(spec.robots)} robots, {skills} skills, "
-              f"{len(spec.locations)} locations, {len(spec.bindings)} bindings, "
-              f"{len(spec.workflows)} workflows")
+    counts = [(len(spec.robots), "robot"), (skills, "skill"), (len(spec.locations), "location"),
+              (len(spec.bindings), "binding"), (len(spec.workflows), "workflow")]
+    out.print(f"[green]valid[/]: crew {escape(repr(spec.name))}: " + ", ".join(
+        f"{n} {word}{'' if n == 1 else 's'}" for n, word in counts))
 
 
 @spec_app.command("schema")

@@ -98,7 +98,10 @@ def _plan_summary(data: dict[str, Any]) -> str:
     if not plan:
         return "no plan could be read from the planner's output"
     steps = ", ".join(f"{s['robot']}.{s['skill']}" for s in plan["steps"])
-    return f"{plan.get('workflow')}: {steps or '(no steps)'}"
+    if plan.get("workflow") is None and not steps:
+        note = data.get("note")
+        return f"no plan: {note}" if note else "no plan (no workflow, no steps)"
+    return f"{plan.get('workflow') or '(no workflow)'}: {steps or '(no steps)'}"
 
 
 def _args(args: dict[str, Any]) -> str:
@@ -137,8 +140,13 @@ def print_outcome(console: Console, result: MissionResult, clock: str = "simulat
     outcome = result.outcome
     facts = []
     for key, value in outcome.items():
-        if key.endswith("_m") or key in ("victim", "requester_has"):
+        if key == "requester_has":
+            facts.append("the requester holds " + (", ".join(value) if value else "nothing"))
+        elif key.endswith("_m"):
             facts.append(f"{key} = {_short(value)}")
+        elif isinstance(value, list) and len(value) == 2 and key not in ("robots",) and all(
+                isinstance(v, int | float) for v in value):  # a target of the simulated world
+            facts.append(f"{key} at {_short(value)} (the simulator's ground truth)")
     if "objects" in outcome:
         facts.append("objects: " + ", ".join(f"{o} -> {v['holder']}"
                                              + (f" @ {v['location']}" if v.get('location') and

@@ -36,7 +36,8 @@ def measure(sim: Simulator) -> dict[str, Any]:
         for obj, holder in sim.objects.items():
             objects[obj] = {"holder": holder, "location": _where(sim, holder)}
         out["objects"] = objects
-        out["requester_has"] = [o for o, h in sim.objects.items() if h == REQUESTER]
+        if sim.requester is not None:  # a crew with nobody to hand objects to has no such fact
+            out["requester_has"] = [o for o, h in sim.objects.items() if h == REQUESTER]
     out["trajectories"] = sim.trajectories
     return out
 
