@@ -85,3 +85,18 @@ def test_planner_option_errors_are_clean(journal_path: Path, tmp_path: Path) -> 
     clash = crewgate("run", "sar", "x", "--no-enforce", "--condition", "ro",
                      journal=journal_path)
     assert_clean_failure(clash)
+
+
+def test_a_planner_that_cannot_be_reached_has_its_own_exit_status(journal_path: Path) -> None:
+    """Not a refusal (1), not bad input (2): 3, and nothing moved (port 9 on loopback: no
+    server listens there)."""
+    args = ("--planner", "openai", "--model", "m", "--base-url", "http://127.0.0.1:9/v1",
+            "--timeout", "2")
+    planned = crewgate("plan", "sar", SAR_REQUEST, *args, journal=journal_path)
+    assert planned.rc == 3, str(planned)
+    assert "planner error" in planned.stdout
+    ran = crewgate("run", "sar", SAR_REQUEST, *args, "--json", journal=journal_path)
+    assert ran.rc == 3, str(ran)
+    data = ran.json()
+    assert (data["status"], data["dispatched"]) == ("refused", [])
+    assert data["planner_error"]

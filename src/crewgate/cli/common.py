@@ -12,6 +12,9 @@ from rich.console import Console
 from crewgate.errors import UserError
 
 out = Console(highlight=False, soft_wrap=True)
+# exit status of a command whose planner failed (unreachable, timed out, its server's error):
+# not a refusal (1) nor bad input (2)
+EXIT_PLANNER = 3
 
 CrewArg = typer.Argument(..., metavar="CREW",
                          help="A packaged crew (see `crewgate crews`) or a crew YAML file.")

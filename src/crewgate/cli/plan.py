@@ -7,6 +7,7 @@ import typer
 
 from crewgate.cli.app import app
 from crewgate.cli.common import (
+    EXIT_PLANNER,
     ConditionOpt,
     CrewArg,
     FaultOpt,
@@ -26,8 +27,9 @@ def plan_command(
     request: str = typer.Argument(..., help="What the crew should do, in plain language."),
     planners: PlannerArgs = PLANNERS,
     condition: str | None = ConditionOpt,
-    show_prompt: bool = typer.Option(False, "--show-prompt", help="Print the context the "
-                                     "planner is given."),
+    show_prompt: bool = typer.Option(False, "--show-prompt", help="Print what the planner is "
+                                     "given: the system prompt (the context) and the turns "
+                                     "after it, the request as sent."),
     world: str | None = WorldOpt,
     fault: list[str] = FaultOpt,
     seed: int = SeedOpt,
@@ -35,7 +37,8 @@ def plan_command(
 ) -> None:
     """Plan only: the planner's raw output, the parsed plan and the whole-plan verdict.
 
-    Exit status: 0 accepted, 1 refused or the planner failed, 2 bad input.
+    Exit status: 0 accepted, 1 refused, 2 bad input, 3 the planner failed (unreachable, timed
+    out, an error from its server).
     """
     from rich.markup import escape
 
@@ -56,8 +59,13 @@ def plan_command(
     ask = PlanningRequest(request, spec, context, plan_json_schema(spec, cond.knowledge),
                           cond.name)
     if show_prompt and not as_json:
-        out.rule(f"context ({cond.name})")
+        from crewgate.planners.llm.common import conversation
+
+        out.rule(f"context ({cond.name}): the system prompt")
         out.print(escape(context))
+        for turn in conversation(ask):  # what a language model is sent after it
+            out.rule(f"{turn.role} turn")
+            out.print(escape(turn.text))
     try:
         answer = chosen.plan(ask)
     except PlannerError as exc:
@@ -66,7 +74,7 @@ def plan_command(
                         "planner": chosen.name, "error": str(exc)})
         else:
             out.print(f"[bold red]planner error:[/] {escape(str(exc))}")
-        raise typer.Exit(1) from None
+        raise typer.Exit(EXIT_PLANNER) from None
     world_state = SimAdapter(spec, world, seed=seed, faults=parse_faults(fault, spec)).world
     verdict = gate_for(spec).validate(answer.plan, request, world_state)
     parsed = answer.plan.to_json() if hasattr(answer.plan, "to_json") else None

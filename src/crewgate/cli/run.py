@@ -18,6 +18,7 @@ from crewgate.cli.backends import (
     backend_values,
 )
 from crewgate.cli.common import (
+    EXIT_PLANNER,
     ConditionOpt,
     CrewArg,
     JournalOpt,
@@ -59,7 +60,8 @@ def run(
     offline).
 
     Exit status: 0 completed cleanly; 1 refused, halted, crashed, or (enforcement off) a step
-    failed or carried a gate code; 2 bad input; 130 interrupted (SIGINT, SIGTERM: the mission
+    failed or carried a gate code; 2 bad input; 3 the planner failed (unreachable, timed out,
+    an error from its server: nothing moved); 130 interrupted (SIGINT, SIGTERM: the mission
     was halted and its fallback run first).
     """
     from rich.markup import escape
@@ -110,7 +112,7 @@ def run(
     else:
         print_outcome(out, result, adapter.clock)
     raise typer.Exit(EXIT_INTERRUPTED if result.status == "interrupted" else
-                     0 if result.clean else 1)
+                     EXIT_PLANNER if result.planner_error else 0 if result.clean else 1)
 
 
 def _connect(adapter: Adapter, spec: Crew, crew_arg: str, wait_s: float, *,
