@@ -17,7 +17,7 @@ FLAGS = {"world": "--world", "faults": "--fault", "seed": "--seed", "wait_for": 
 
 BackendOpt = typer.Option("sim", "--backend", rich_help_panel=PANEL, help="Where missions run: "
                           "sim, the built-in simulator in process; ros2, the crew's robots as "
-                          "ROS 2 nodes (extra crewgate[ros2]); or a plugin (`crewgate "
+                          "ROS 2 nodes (extra crewgate\\[ros2]); or a plugin (`crewgate "
                           "backends`).")
 BackendOptionOpt = typer.Option([], "-b", "--backend-option", metavar="KEY=VALUE",
                                 rich_help_panel=PANEL, help="Any backend option (repeatable); "
@@ -25,7 +25,7 @@ BackendOptionOpt = typer.Option([], "-b", "--backend-option", metavar="KEY=VALUE
 WorldOpt = typer.Option(None, "--world", rich_help_panel=PANEL,
                         help="sim: the simulated world (default: the crew's default).")
 FaultOpt = typer.Option([], "--fault", rich_help_panel=PANEL, help="sim: inject a fault "
-                        "(repeatable): robot_unavailable:ROBOT[@SKILL], nan_fix, "
+                        "(repeatable): robot_unavailable:ROBOT\\[@SKILL], nan_fix, "
                         "missed_detection, stale_fix, fix_offset:X,Y, skill_failure:ROBOT.SKILL, "
                         "adapter_timeout:ROBOT.SKILL.")
 WaitForOpt = typer.Option(None, "--wait-for", rich_help_panel=PANEL, help="ros2: seconds to "

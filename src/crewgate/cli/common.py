@@ -21,7 +21,7 @@ CrewArg = typer.Argument(..., metavar="CREW",
 JsonOpt = typer.Option(False, "--json", help="Print machine-readable JSON only.")
 JournalOpt = typer.Option(None, "--journal", envvar="CREWGATE_JOURNAL",
                           help="Journal file (default: ~/.local/state/crewgate/journal.sqlite3).")
-FaultOpt = typer.Option([], "--fault", help="Inject a fault (repeatable): robot_unavailable:ROBOT"
+FaultOpt = typer.Option([], "--fault", help="Inject a fault (repeatable): robot_unavailable:ROBOT\\"
                         "[@SKILL], nan_fix, missed_detection, stale_fix, fix_offset:X,Y, "
                         "skill_failure:ROBOT.SKILL, adapter_timeout:ROBOT.SKILL.")
 WorldOpt = typer.Option(None, "--world", help="Simulator world (default: the crew's default).")
@@ -29,7 +29,7 @@ SeedOpt = typer.Option(0, "--seed", help="Simulator seed (noise, detection), and
                        "seed of a planner that takes one.")
 
 ConditionOpt = typer.Option(None, "--condition", help="What the planner is told and whether the "
-                            "gate enforces: llm-only, skill-list, ro-prompt, ro.")
+                            "gate enforces: llm-only, skill-list, ro-prompt, ro (default: ro).")
 
 
 def print_json(data: Any) -> None:
