@@ -16,7 +16,7 @@ from crewgate.cli.backends import (
     NamespaceOpt,
     WaitForOpt,
     WorldOpt,
-    backend_values,
+    choose_backend,
 )
 from crewgate.cli.common import CrewArg, JournalOpt, JsonOpt, SeedOpt, out, print_json
 from crewgate.cli.planning import PLANNERS, PlannerArgs, planner_options
@@ -50,27 +50,20 @@ def mcp(
     except ModuleNotFoundError as exc:
         raise UserError(f"the MCP server needs the mcp SDK ({exc.name} is not installed): "
                         'pip install "crewgate[mcp]"') from exc
-    from crewgate.adapters.backend import backend_class
     from crewgate.journal import Journal
     from crewgate.service import MissionDesk
     from crewgate.spec import load_crew
 
     spec = load_crew(crew)
     chosen = planners.build_one(spec, seed=seed)
-    kind = backend_class(backend)
-    values = backend_values({"world": world, "faults": fault, "wait_for": wait_for,
-                             "namespace": namespace}, backend_option)
-    if "seed" in kind.Options.model_fields:
-        values.setdefault("seed", seed)
-    plugin = kind()
-    options = plugin.options(values)
-    adapter = plugin.open(spec, options)
+    where = choose_backend(backend, backend_option, world=world, fault=fault,
+                           wait_for=wait_for, namespace=namespace, seed=seed)
+    adapter = where.open(spec)
     jr = Journal(journal)
     desk = MissionDesk(spec, adapter, jr, planner=chosen, source="MCP agent")
     try:
-        wait_s = plugin.wait_s(options)
-        if wait_s > 0:
-            adapter.connect(list(spec.robots), wait_s)
+        if where.wait_s > 0:
+            adapter.connect(list(spec.robots), where.wait_s)
         CrewServer(desk).run_stdio()
     finally:
         desk.close()

@@ -6,10 +6,17 @@ backend does not take is an error that says where the value belongs instead."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import typer
 
 from crewgate.cli.common import option_values
+
+if TYPE_CHECKING:
+    from crewgate.adapters.backend import Backend, BackendOptions
+    from crewgate.adapters.base import Adapter
+    from crewgate.spec import Crew
 
 PANEL = "Backend"
 FLAGS = {"world": "--world", "faults": "--fault", "seed": "--seed", "wait_for": "--wait-for",
@@ -38,3 +45,35 @@ NamespaceOpt = typer.Option(None, "--namespace", rich_help_panel=PANEL, help="ro
 def backend_values(shorthands: Mapping[str, object], options: list[str]) -> dict[str, object]:
     """Option values by name from the shorthands given and the ``-b KEY=VALUE`` items."""
     return option_values("-b", "backend", shorthands, options)
+
+
+@dataclass(frozen=True)
+class Chosen:
+    """A backend chosen on the command line, its options read (nothing opened yet)."""
+
+    plugin: Backend
+    options: BackendOptions
+
+    def open(self, crew: Crew) -> Adapter:
+        return self.plugin.open(crew, self.options)
+
+    @property
+    def wait_s(self) -> float:
+        """How long to wait for the robots to be heard (0: a backend with nobody to hear)."""
+        return self.plugin.wait_s(self.options)
+
+
+def choose_backend(backend: str, backend_option: list[str], *, world: str | None = None,
+                   fault: list[str] | None = None, wait_for: float | None = None,
+                   namespace: str | None = None, seed: int | None = None) -> Chosen:
+    """``--backend`` with its shorthands and ``-b`` options, validated by the backend; the seed
+    goes to a backend that takes one (the simulator's), unless ``-b seed=`` set it."""
+    from crewgate.adapters.backend import backend_class
+
+    kind = backend_class(backend)
+    values = backend_values({"world": world, "faults": fault or [], "wait_for": wait_for,
+                             "namespace": namespace}, backend_option)
+    if seed is not None and "seed" in kind.Options.model_fields:
+        values.setdefault("seed", seed)
+    plugin = kind()
+    return Chosen(plugin, plugin.options(values))

@@ -16,7 +16,7 @@ from crewgate.cli.backends import (
     NamespaceOpt,
     WaitForOpt,
     WorldOpt,
-    backend_values,
+    choose_backend,
 )
 from crewgate.cli.common import CrewArg, JournalOpt, JsonOpt, out, print_json
 
@@ -49,7 +49,6 @@ def recover(
     """
     from rich.markup import escape
 
-    from crewgate.adapters.backend import backend_class
     from crewgate.api import gate_for
     from crewgate.cli.render import event_line
     from crewgate.journal import Journal
@@ -58,11 +57,8 @@ def recover(
     from crewgate.spec import load_crew
 
     spec = load_crew(crew)
-    kind = backend_class(backend)
-    values = backend_values({"world": world, "faults": fault, "wait_for": wait_for,
-                             "namespace": namespace}, backend_option)
-    plugin = kind()
-    options = plugin.options(values)
+    where = choose_backend(backend, backend_option, world=world, fault=fault,
+                           wait_for=wait_for, namespace=namespace)
     jr = Journal(journal, create=False)
     try:
         missions = unfinished(jr, spec.name)
@@ -73,7 +69,7 @@ def recover(
                 out.print(f"no unfinished mission of crew {escape(spec.name)} in "
                           f"{escape(jr.path)}: nothing to recover")
             return
-        adapter = plugin.open(spec, options)
+        adapter = where.open(spec)
         try:
             if not as_json:
                 out.print(f"[bold]crewgate recover[/] crew [cyan]{escape(spec.name)}[/], "
@@ -81,7 +77,7 @@ def recover(
                           f"mission{'s' if len(missions) != 1 else ''}")
                 jr.subscribe(lambda event: out.print(event_line(event)))
             done = recover_missions(gate_for(spec), adapter, jr, missions,
-                                    wait_s=plugin.wait_s(options))
+                                    wait_s=where.wait_s)
         finally:
             adapter.close()
     finally:

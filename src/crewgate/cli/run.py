@@ -15,7 +15,7 @@ from crewgate.cli.backends import (
     NamespaceOpt,
     WaitForOpt,
     WorldOpt,
-    backend_values,
+    choose_backend,
 )
 from crewgate.cli.common import (
     EXIT_PLANNER,
@@ -66,7 +66,6 @@ def run(
     """
     from rich.markup import escape
 
-    from crewgate.adapters.backend import backend_class
     from crewgate.api import run_mission
     from crewgate.cli.render import event_line, print_outcome
     from crewgate.conditions import condition as condition_named
@@ -80,16 +79,11 @@ def run(
     cond = condition_named(condition or ("ro-prompt" if no_enforce else "ro"))
     spec = load_crew(crew)
     chosen = planners.build_one(spec, seed=seed)
-    kind = backend_class(backend)
-    values = backend_values({"world": world, "faults": fault, "wait_for": wait_for,
-                             "namespace": namespace}, backend_option)
-    if "seed" in kind.Options.model_fields:
-        values.setdefault("seed", seed)
-    plugin = kind()
-    options = plugin.options(values)
-    adapter = plugin.open(spec, options)
+    chosen_backend = choose_backend(backend, backend_option, world=world, fault=fault,
+                                    wait_for=wait_for, namespace=namespace, seed=seed)
+    adapter = chosen_backend.open(spec)
     try:
-        _connect(adapter, spec, crew, plugin.wait_s(options), quiet=as_json)
+        _connect(adapter, spec, crew, chosen_backend.wait_s, quiet=as_json)
         jr = Journal(journal)
         try:
             if not as_json:

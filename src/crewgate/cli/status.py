@@ -15,7 +15,7 @@ from crewgate.cli.backends import (
     NamespaceOpt,
     WaitForOpt,
     WorldOpt,
-    backend_values,
+    choose_backend,
 )
 from crewgate.cli.common import CrewArg, JsonOpt, out, print_json
 
@@ -49,20 +49,15 @@ def status(
 
     Exit status: 0 every robot available; 1 some robot unavailable; 2 bad input.
     """
-    from crewgate.adapters.backend import backend_class
     from crewgate.spec import load_crew
 
     spec = load_crew(crew)
-    kind = backend_class(backend)
-    plugin = kind()
-    values = backend_values({"world": world, "faults": fault, "wait_for": wait_for,
-                             "namespace": namespace}, backend_option)
-    options = plugin.options(values)
-    adapter = plugin.open(spec, options)
+    where = choose_backend(backend, backend_option, world=world, fault=fault,
+                           wait_for=wait_for, namespace=namespace)
+    adapter = where.open(spec)
     try:
-        wait_s = plugin.wait_s(options)
-        if wait_s > 0:
-            adapter.connect(list(spec.robots), wait_s)
+        if where.wait_s > 0:
+            adapter.connect(list(spec.robots), where.wait_s)
         report = _report(spec, adapter)
     finally:
         adapter.close()
