@@ -317,3 +317,53 @@ def test_a_mission_waiting_for_approval_can_be_withdrawn(tmp_path: Path) -> None
         "cancelled", "withdrawn by the agent before approval")
     assert Journal(journal).approvals(waiting=True) == []  # the operator is not asked any more
     assert seen["again"]["error"].endswith("has already ended (cancelled)")
+
+
+def test_streamable_http_on_loopback(tmp_path: Path) -> None:
+    """``--http 0``: the same tools over streamable HTTP at 127.0.0.1, with the SDK's HTTP
+    client; a refused plan comes back with the gate's feedback."""
+    import subprocess
+
+    from mcp.client.streamable_http import streamable_http_client
+
+    stderr = tmp_path / "server.stderr"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "crewgate", "mcp", "g1_go2", "--http", "0", "--journal",
+         str(tmp_path / "j.sqlite3")], cwd=ROOT, stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL, stderr=stderr.open("w"))
+    try:
+        url = _announced(proc, stderr)
+        seen: dict[str, Any] = {}
+
+        async def main() -> None:
+            async with streamable_http_client(url) as (read, write), \
+                    ClientSession(read, write) as session:
+                await session.initialize()
+                seen["tools"] = [t.name for t in (await session.list_tools()).tools]
+                agent = Agent(session)
+                seen["swap"] = await agent.call("check_plan", request=WALK,
+                                                plan=walk("go2", "charging"))
+
+        anyio.run(main)
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    assert url.startswith("http://127.0.0.1:")
+    assert url.endswith("/mcp")
+    assert seen["tools"] == TOOLS
+    assert (seen["swap"]["accepted"], seen["swap"]["codes"]) == (False, ["substituted_robot"])
+
+
+def _announced(proc: Any, stderr: Path) -> str:
+    """The URL the server prints on stderr once it listens."""
+    import time
+
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        found = re.search(r"http://127\.0\.0\.1:\d+/mcp", stderr.read_text(encoding="utf-8"))
+        if found:
+            return found.group(0)
+        if proc.poll() is not None:
+            raise AssertionError(stderr.read_text(encoding="utf-8"))
+        time.sleep(0.1)
+    raise AssertionError("the server never said where it listens")

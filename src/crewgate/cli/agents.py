@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import getpass
+import sys
 from pathlib import Path
 
 import typer
@@ -36,10 +37,15 @@ def mcp(
     namespace: str | None = NamespaceOpt,
     seed: int = SeedOpt,
     journal: Path | None = JournalOpt,
+    http: int | None = typer.Option(None, "--http", min=0, max=65535, metavar="PORT",
+                                    help="Serve over streamable HTTP at "
+                                    "http://127.0.0.1:PORT/mcp instead of stdio (loopback only; "
+                                    "0 picks a free port, printed on stderr)."),
 ) -> None:
-    """Serve the crew to an MCP client over stdio: the client's agent plans, crewgate alone
-    moves robots (tools describe_crew, check_plan, submit_mission, mission_status,
-    cancel_mission, robot_state, estop; see docs/mcp.md). Needs: pip install "crewgate\\[mcp]".
+    """Serve the crew to an MCP client over stdio (or streamable HTTP on loopback): the
+    client's agent plans, crewgate alone moves robots (tools describe_crew, check_plan,
+    submit_mission, mission_status, cancel_mission, robot_state, estop; see docs/mcp.md).
+    Needs: pip install "crewgate\\[mcp]".
 
     The planner options choose the server's own planner, used when the agent submits a
     request without a plan (default: exemplar). Stdout carries the protocol: nothing else is
@@ -64,7 +70,12 @@ def mcp(
     try:
         if where.wait_s > 0:
             adapter.connect(list(spec.robots), where.wait_s)
-        CrewServer(desk).run_stdio()
+        if http is None:
+            CrewServer(desk).run_stdio()
+        else:
+            CrewServer(desk).run_http(http, ready=lambda port: print(
+                f"crewgate mcp {spec.name}: http://127.0.0.1:{port}/mcp", file=sys.stderr,
+                flush=True))
     finally:
         desk.close()
         jr.close()

@@ -29,6 +29,7 @@ from crewgate.journal import Journal
 from crewgate.jsonsafe import encode_nonfinite
 from crewgate.service import MissionDesk
 
+LOOPBACK = "127.0.0.1"
 MISSION = {"type": "string", "description": "The mission id submit_mission returned."}
 WAIT = {"type": "number", "minimum": 0, "maximum": 600,
         "description": "Seconds to wait for the mission to end before answering (default 30)."}
@@ -220,6 +221,24 @@ class CrewServer:
                 await server.run(read, write, server.create_initialization_options())
 
         anyio.run(main)
+
+
+    def run_http(self, port: int, *, ready: Callable[[int], None] | None = None) -> None:
+        """Serve over streamable HTTP at ``http://127.0.0.1:PORT/mcp`` (loopback only: the
+        server has no authentication of its own; DNS-rebinding protection on). Port 0 picks a
+        free one; ``ready`` is told the port once it listens."""
+        import socket
+
+        import uvicorn
+
+        app = self.server().streamable_http_app(host=LOOPBACK)
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((LOOPBACK, port))
+        if ready is not None:
+            ready(sock.getsockname()[1])
+        config = uvicorn.Config(app, log_level="warning", lifespan="on")
+        uvicorn.Server(config).run(sockets=[sock])
 
 
 def _error(message: str) -> types.CallToolResult:
