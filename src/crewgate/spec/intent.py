@@ -557,12 +557,19 @@ class Intent(IntentChecks, Rule):
                         and (s := self._stated(q, brief)) is not None]
         brief.unclear = self._unclear(reading, start)
         if brief.retracted is None:
-            self._geometry(text, brief)
+            self._geometry(text, reading, brief)
         return brief
 
-    def _geometry(self, text: str, brief: Brief) -> None:
+    def _geometry(self, text: str, reading: Reading, brief: Brief) -> None:
         """The points and zones the request states outside a negated clause (which owes
-        nothing: "don't go to x 2, y 2")."""
+        nothing: "don't go to x 2, y 2"). Clause by clause only where a negation is."""
+        whole = RequestFacts.read(text)
+        if not (whole.points or whole.zones):
+            return
+        if not reading.scopes:
+            brief.points += whole.points
+            brief.zones += whole.zones
+            return
         for clause in CLAUSE_BREAK.split(text):
             facts = RequestFacts.read(clause)
             if (facts.points or facts.zones) and not Reading(clause).scopes:

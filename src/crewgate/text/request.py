@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 from bisect import bisect_right
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import compress
 
 from crewgate.text.cut import Cut, Found, read
@@ -126,6 +127,15 @@ class RequestFacts:
 
     @classmethod
     def read(cls, text: str) -> RequestFacts:
+        """What the request states. The readings of the last requests are kept (a mission's
+        plans and dispatches, an evaluation's many plans for one scenario, read it once); a
+        reading is immutable, so a kept one is the same value."""
+        if cls is RequestFacts and len(text) <= CACHED_CHARS:
+            return _cached(text)
+        return cls._read(text)
+
+    @classmethod
+    def _read(cls, text: str) -> RequestFacts:
         norm = text.replace("\u2212", "-")  # the minus sign; one character for one
         gaps = Gaps()
         cut = Cut(norm, gaps)
@@ -167,3 +177,16 @@ class RequestFacts:
 
 def _close(a: float, b: float) -> bool:
     return math.isfinite(a) and abs(a - b) <= TOLERANCE
+
+
+CACHED_CHARS = 4_000  # a request's longest (crewgate.limits); a longer text is read each time
+
+
+@lru_cache(maxsize=256)
+def _cached(text: str) -> RequestFacts:
+    return RequestFacts._read(text)
+
+
+def forget_readings() -> None:
+    """Drop the kept readings (a benchmark's cold pass)."""
+    _cached.cache_clear()
