@@ -51,7 +51,8 @@ def test_eval_resumes_and_report_rerenders(journal_path: Path, tmp_path: Path) -
 def test_eval_plots(journal_path: Path, tmp_path: Path) -> None:
     out = tmp_path / "run"
     run = crewgate("eval", "sar", "--planner", "replay", "--plans", SAR_4ARM, "--out", out,
-                   "--conditions", "ro", "--max-plots", "3", journal=journal_path)
+                   "--conditions", "ro", "--max-plots", "3", "--all-plots",
+                   journal=journal_path)
     assert run.rc == 0, str(run)
     assert (out / "plots" / "metrics.png").read_bytes().startswith(b"\x89PNG")
     assert len(list((out / "plots" / "timelines" / "ro").glob("*.svg"))) == 3

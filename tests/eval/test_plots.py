@@ -19,6 +19,7 @@ from crewgate.eval.plots import (
     metric_bars,
     mission_map,
     mission_timeline,
+    notable,
     render_plots,
     safe_name,
 )
@@ -87,7 +88,7 @@ def rendered(tmp_path_factory: pytest.TempPathFactory, sar_records: dict[str, Re
              carry_record: Record) -> tuple[Path, list[Path]]:
     out = tmp_path_factory.mktemp("eval")
     records = [*sar_records.values(), carry_record]
-    return out, render_plots(records, compute(sar_records.values()), out)
+    return out, render_plots(records, compute(sar_records.values()), out, every=True)
 
 
 def _texts(svg: Path) -> list[str]:
@@ -101,6 +102,8 @@ def _assert_valid(paths: list[Path]) -> None:
         assert path.is_file(), path
         if path.suffix == ".png":
             assert path.read_bytes()[:8] == PNG_MAGIC
+        elif path.suffix == ".html":
+            assert path.read_text(encoding="utf-8").startswith("<!doctype html>")
         else:
             assert path.suffix == ".svg"
             assert ET.parse(path).getroot().tag == "{http://www.w3.org/2000/svg}svg"
@@ -118,6 +121,23 @@ def test_render_writes_every_plot_as_png_and_svg(rendered: tuple[Path, list[Path
         "timelines/ro/nom_sad-0.png", "timelines/ro/tb3_lost-0.png"]
     assert {p.with_suffix(".svg") for p in paths if p.suffix == ".png"} == {
         p for p in paths if p.suffix == ".svg"}
+    assert [p.name for p in paths if p.suffix == ".html"] == ["index.html"]
+
+
+def test_by_default_only_the_missions_worth_a_look_are_drawn(
+        tmp_path: Path, sar_records: dict[str, Record], carry_record: Record) -> None:
+    """Refused, halted, failed, carrying a gate code, or of a must-block scenario; not the
+    clean completions. The index shows each with its request, escaped."""
+    records = [*sar_records.values(), carry_record]
+    drawn = sorted({(r["condition"], r["scenario"]) for r in records if notable(r)})
+    paths = render_plots(records, compute(sar_records.values()), tmp_path)
+    timelines = sorted((p.parent.name, p.stem.rsplit("-", 1)[0]) for p in paths
+                       if "timelines" in p.parts and p.suffix == ".png")
+    assert timelines == [(c.replace("/", "-"), s) for c, s in drawn]
+    assert len(timelines) < len(records)
+    index = (tmp_path / "plots" / "index.html").read_text(encoding="utf-8")
+    assert index.count("<div class='m'>") == len(timelines)
+    assert "every mission" not in index
 
 
 def test_halted_timeline_shows_the_hold_and_the_fallback(
@@ -211,7 +231,7 @@ def test_output_is_deterministic(tmp_path: Path, sar_records: dict[str, Record])
 def test_max_missions_takes_the_conditions_in_turn(tmp_path: Path,
                                                    sar_records: dict[str, Record]) -> None:
     records = list(sar_records.values())
-    paths = render_plots(records, compute(records), tmp_path, max_missions=3)
+    paths = render_plots(records, compute(records), tmp_path, max_missions=3, every=True)
     timelines = sorted(p.parent.name for p in paths if "timelines" in p.parts
                        and p.suffix == ".png")
     assert timelines == ["held-plan-off", "llm-only", "ro"]

@@ -12,7 +12,10 @@ from crewgate.cli.common import CrewArg, JsonOpt, out, print_json
 from crewgate.cli.planning import PLANNERS, PlannerArgs, planner_options
 
 MaxPlotsOpt = typer.Option(None, "--max-plots", min=0, help="Draw the timeline and map of at "
-                           "most N missions (the conditions in turn); default: every mission.")
+                           "most N missions (the conditions in turn).")
+AllPlotsOpt = typer.Option(False, "--all-plots", help="Draw every mission's timeline and map; "
+                           "by default only those refused, halted, failed, carrying a gate "
+                           "code, or of a scenario that must be blocked.")
 
 
 @app.command("eval")
@@ -35,6 +38,7 @@ def evaluate(
                                        "table.tex, traces.jsonl and plots here; a rerun resumes."),
     no_plots: bool = typer.Option(False, "--no-plots", help="Skip the plots."),
     max_plots: int | None = MaxPlotsOpt,
+    all_plots: bool = AllPlotsOpt,
     as_json: bool = JsonOpt,
 ) -> None:
     """Run a scenario suite under the study's conditions, every mission on the simulator."""
@@ -68,7 +72,8 @@ def evaluate(
         records = run_evaluation(plan, advance)
     if output is not None:
         with err.status(f"writing reports{'' if no_plots else ' and plots'} to {output} ..."):
-            payload = write_reports(records, output, plots=not no_plots, max_plots=max_plots)
+            payload = write_reports(records, output, plots=not no_plots, max_plots=max_plots,
+                                    all_plots=all_plots)
     else:
         groups = by_planner(records)
         results = {n: compute(r) for n, r in groups.items()}
@@ -80,7 +85,7 @@ def evaluate(
         _print_table(metrics)
     if output is not None:
         out.print(f"[dim]wrote {output}/metrics.json, report.md, table.tex, traces.jsonl"
-                  + ("" if no_plots else ", plots/") + "[/]")
+                  + ("" if no_plots else ", plots/ (index.html)") + "[/]")
 
 
 @app.command("report")
@@ -88,13 +93,15 @@ def report(
     folder: Path = typer.Argument(..., help="An evaluation's --out folder."),
     no_plots: bool = typer.Option(False, "--no-plots", help="Skip the plots."),
     max_plots: int | None = MaxPlotsOpt,
+    all_plots: bool = AllPlotsOpt,
     as_json: bool = JsonOpt,
 ) -> None:
     """Re-render metrics.json, report.md, table.tex and the plots from saved traces."""
     from crewgate.eval.report import rerender
 
     with err.status(f"re-rendering {folder} ..."):
-        payload = rerender(folder, plots=not no_plots, max_plots=max_plots)
+        payload = rerender(folder, plots=not no_plots, max_plots=max_plots,
+                           all_plots=all_plots)
     if as_json:
         print_json(payload)
         return

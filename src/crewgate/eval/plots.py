@@ -83,24 +83,74 @@ def metric_bars(metrics: dict[str, Any], path_stem: Path) -> list[Path]:
 
 
 def render_plots(records: Sequence[Record], metrics: dict[str, Any], out_dir: Path, *,
-                 max_missions: int | None = None) -> list[Path]:
-    """``OUT/plots/metrics.png|svg``, ``plots/timelines/COND/SCENARIO-SAMPLE.png|svg`` per
-    mission and ``plots/maps/COND/SCENARIO-SAMPLE.png|svg`` per air-ground mission.
-    ``max_missions`` caps the missions drawn, taking the conditions in turn."""
+                 max_missions: int | None = None, every: bool = False) -> list[Path]:
+    """``OUT/plots/metrics.png|svg``; ``plots/timelines/COND/SCENARIO-SAMPLE.png|svg`` and (air-
+    ground) ``plots/maps/...`` for the missions worth a look (:func:`notable`: refused, halted,
+    failed, carrying a gate code, or of a scenario that must be blocked), or for every mission
+    with ``every``; ``plots/index.html`` shows them all. ``max_missions`` caps the missions
+    drawn, taking the conditions in turn."""
     root = out_dir / "plots"
     written = metric_bars(metrics, root / "metrics")
     crews: dict[str, Crew | None] = {}
-    for record in _chosen(records, max_missions):
+    drawn: list[tuple[Record, list[Path]]] = []
+    chosen = [r for r in records if every or notable(r)]
+    for record in _chosen(chosen, max_missions):
         cond = safe_name(str(record.get("condition", "none")))
         name = f"{safe_name(str(record.get('scenario', 'mission')))}-{record.get('sample', 0)}"
         source = str(record.get("crew_source") or record.get("crew"))
         if source not in crews:
             crews[source] = crew_of(record)
         crew = crews[source]
-        written += mission_timeline(record, root / "timelines" / cond / name, crew=crew)
+        paths = mission_timeline(record, root / "timelines" / cond / name, crew=crew)
         if crew is not None:
-            written += mission_map(record, crew, root / "maps" / cond / name) or []
+            paths += mission_map(record, crew, root / "maps" / cond / name) or []
+        written += paths
+        drawn.append((record, paths))
+    written.append(write_index(root, drawn, shown_all=every, missions=len(records)))
     return written
+
+
+def notable(record: Record) -> bool:
+    """A mission worth drawing by default: not a clean completion, or one that should have been
+    blocked."""
+    expected = record.get("expected") or {}
+    dispatched = record.get("dispatched") or []
+    return bool(record.get("status") != "completed" or record.get("codes")
+                or expected.get("should_block")
+                or any(d.get("codes") or d.get("succeeded") is False for d in dispatched))
+
+
+def write_index(root: Path, drawn: Sequence[tuple[Record, list[Path]]], *, shown_all: bool,
+                missions: int) -> Path:
+    """``plots/index.html``: the summary, then each drawn mission's pictures with its scenario,
+    condition, status and codes (every text escaped: requests are data, never markup)."""
+    from html import escape
+
+    def img(path: Path) -> str:
+        rel = path.relative_to(root).as_posix()
+        return f'<a href="{escape(rel)}"><img src="{escape(rel)}" loading="lazy"></a>'
+
+    which = ("every mission" if shown_all else
+             f"{len(drawn)} of {missions} missions: those refused, halted, failed, carrying a "
+             "gate code, or of a scenario that must be blocked (`--all-plots` draws every one)")
+    parts = ["<!doctype html><meta charset='utf-8'><title>crewgate evaluation plots</title>",
+             "<style>body{font-family:sans-serif;margin:2em}img{max-width:48%;margin:.3em}"
+             "h2{margin-top:2em}.m{border-top:1px solid #ccc;padding:.5em 0}</style>",
+             "<h1>crewgate evaluation plots</h1>",
+             f'<p>{escape(which)}.</p><img src="metrics.svg" style="max-width:90%">']
+    for record, paths in drawn:
+        pngs = [p for p in paths if p.suffix == ".png"]
+        codes = ", ".join(str(c) for c in record.get("codes") or []) or "no gate code"
+        parts.append(
+            f"<div class='m'><b>{escape(str(record.get('scenario')))}</b> "
+            f"({escape(str(record.get('condition')))}, sample {escape(str(record.get('sample')))}"
+            f"): {escape(str(record.get('status')))}, {escape(codes)}<br>"
+            f"<i>{escape(str(record.get('request', '')))}</i><br>"
+            + "".join(img(p) for p in pngs) + "</div>")
+    index = root / "index.html"
+    index.parent.mkdir(parents=True, exist_ok=True)
+    index.write_text("\n".join(parts) + "\n", encoding="utf-8")
+    return index
 
 
 def safe_name(text: str) -> str:
