@@ -39,6 +39,7 @@ RO = CONDITIONS["ro"]
 ATTEMPTS = RO.replans + 1  # the study's budget: a plan and one replan
 MAX_WAIT_S = 600.0
 POLL_S = 0.2  # how often a waiting mission looks for the operator's decision
+REFUSAL_WAIT_S = 5.0  # how long an answer waits to journal a final refusal itself
 
 State = Literal["refused", "awaiting_approval", "denied", "cancelled", "queued", "running",
                 "completed", "halted", "crashed", "interrupted"]
@@ -271,12 +272,28 @@ class MissionDesk:
 
     def _journal_refusal(self, draft: Draft) -> None:
         """A mission refused for good goes into the journal like any other: the orchestrator
-        refuses the same plans again (nothing moves), and records every attempt."""
+        refuses the same plans again (nothing moves) and records every attempt. It uses the
+        adapter's mission hooks, so it waits for a running mission: a moment here, else in the
+        background (the answer then has no journal record yet)."""
         draft.state = "refused"
-        result = run_mission(self.crew, draft.request, ScriptedPlanner(draft.plans),
-                             journal=self.journal, adapter=self.adapter, mission_id=draft.id)
-        draft.result = result
-        draft.done.set()
+
+        def journal() -> None:
+            try:
+                draft.result = run_mission(self.crew, draft.request,
+                                           ScriptedPlanner(draft.plans), journal=self.journal,
+                                           adapter=self.adapter, mission_id=draft.id)
+            finally:
+                self._robots.release()
+                draft.done.set()
+
+        if self._robots.acquire(timeout=REFUSAL_WAIT_S):
+            journal()
+        else:
+            def later() -> None:
+                self._robots.acquire()
+                journal()
+
+            threading.Thread(target=later, name=f"refusal-{draft.id}", daemon=True).start()
 
     def _summary(self, draft: Draft) -> dict[str, Any]:
         out: dict[str, Any] = {"mission": draft.id, "status": draft.state,
