@@ -112,8 +112,7 @@ def report(
 def _print_table(metrics: dict[str, Any]) -> None:
     from rich.table import Table
 
-    from crewgate.eval.metrics import MEANS, PROPORTIONS
-    from crewgate.eval.report import LABELS, cell, ordered
+    from crewgate.eval.report import LABELS, cell, ordered, shown_metrics
 
     conds = ordered(list(metrics["conditions"]))
     table = Table(title=f"{metrics['crew']} · {metrics['planner']} · {metrics['suite']} suite",
@@ -121,7 +120,7 @@ def _print_table(metrics: dict[str, Any]) -> None:
     table.add_column("metric")
     for c in conds:
         table.add_column(c, justify="right")
-    for name in (*PROPORTIONS, *MEANS):
+    for name in shown_metrics(metrics):
         table.add_row(LABELS[name], *(cell(metrics["conditions"][c][name], compact=True)
                                       for c in conds))
     out.print(table)

@@ -27,6 +27,19 @@ LABELS = {
 }
 
 
+# metrics that exist only for some crews (objects to deliver, a rover to a victim): a report
+# leaves them out where no mission of any condition has one
+CREW_SPECIFIC = ("objects_delivered", "rover_delivery_error_m")
+
+
+def shown_metrics(metrics: dict[str, Any]) -> list[str]:
+    """The metric rows of a report: every metric but the crew-specific ones that do not apply
+    (no mission with a denominator, in any condition)."""
+    cs = metrics["conditions"].values()
+    return [name for name in (*PROPORTIONS, *MEANS)
+            if name not in CREW_SPECIFIC or any(c[name].get("n") for c in cs)]
+
+
 def ordered(conditions: Sequence[str]) -> list[str]:
     return sorted(conditions, key=lambda c: (ORDER.index(c) if c in ORDER else len(ORDER), c))
 
@@ -100,7 +113,7 @@ def markdown(metrics: dict[str, Any]) -> str:
              "Proportions with 95% Wilson intervals and k/n; p: two-sided Fisher exact test "
              "against `ro` (held-plan: against enforcement on).", "",
              "| metric | " + " | ".join(conds) + " |", "|---" * (len(conds) + 1) + "|"]
-    for name in (*PROPORTIONS, *MEANS):
+    for name in shown_metrics(metrics):
         row = [cell(cs[c][name]) + (f"<br>{_p(cs[c][name])}" if _p(cs[c][name]) else "")
                for c in conds]
         lines.append(f"| {LABELS[name]} | " + " | ".join(row) + " |")
@@ -117,7 +130,7 @@ def latex(metrics: dict[str, Any]) -> str:
              r"$^{*}$: $p<0.05$ against \texttt{ro} (Fisher exact).}",
              r"\begin{tabular}{l" + "c" * len(conds) + "}", r"\toprule",
              rf"Metric & {head} \\", r"\midrule"]
-    for name in (*PROPORTIONS, *MEANS):
+    for name in shown_metrics(metrics):
         row = []
         for c in conds:
             m = cs[c][name]

@@ -77,6 +77,11 @@ def load_suite(crew: str, suite: str = "study") -> Suite:
             raise InputFileError(f"cannot read suite {suite!r}: {exc}") from exc
         return _parse(text, str(path))
     name = f"{crew}_{suite}"
+    if not any(p.startswith(f"{crew}_") for p in packaged_suites()):
+        raise InputFileError(
+            f"crew {crew!r} has no packaged suites (those are the study's crews, sar and "
+            f"g1_go2); give a suite file of its own: --suite my_suite.yaml (the format: "
+            "docs/evaluation.md, 'Suite files')")
     if name not in packaged_suites():
         raise NotFoundError("suite", name, packaged_suites(), "or give a suite YAML file")
     text = resources.files(PACKAGE).joinpath(f"{name}.yaml").read_text("utf-8")
