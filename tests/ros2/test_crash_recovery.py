@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("rclpy", reason='the ROS 2 tests need rclpy: pip install "crewgate[ros2]"')
+pytest.importorskip("rclpy", reason="the ROS 2 tests need rclpy: `make extras` (or pip install "
+                    '"crewgate[ros2-test]")')
 
 from crewgate.journal import EventKind, Journal
 from crewgate.spec import load_crew

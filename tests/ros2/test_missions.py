@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("rclpy", reason='the ROS 2 tests need rclpy: pip install "crewgate[ros2]"')
+pytest.importorskip("rclpy", reason="the ROS 2 tests need rclpy: `make extras` (or pip install "
+                    '"crewgate[ros2-test]")')
 
 from crewgate.api import run_mission
 from crewgate.journal import Event, Journal

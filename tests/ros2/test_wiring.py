@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("rclpy", reason='the ROS 2 tests need rclpy: pip install "crewgate[ros2]"')
+pytest.importorskip("rclpy", reason="the ROS 2 tests need rclpy: `make extras` (or pip install "
+                    '"crewgate[ros2-test]")')
 pytest.importorskip("test_msgs", reason="the action test needs test_msgs: "
                     'pip install "crewgate[ros2-test]"')
 
