@@ -116,7 +116,8 @@ def _short(v: Any) -> str:
     return str(v)
 
 
-def print_outcome(console: Console, result: MissionResult, clock: str = "simulated") -> None:
+def print_outcome(console: Console, result: MissionResult, clock: str = "simulated", *,
+                  planner_load_s: float | None = None) -> None:
     """The mission's end: status, reason, what moved, final state; ``clock`` names the time
     execution was measured in ("simulated", or "real" over ROS 2)."""
     color = {"completed": "green", "refused": "red", "halted": "yellow", "crashed": "bold red",
@@ -158,6 +159,8 @@ def print_outcome(console: Console, result: MissionResult, clock: str = "simulat
                      + ("" if state.get("available", True) else " (unavailable)"))
     for f in facts:
         console.print(f"  {escape(f)}")
-    console.print(f"[dim]planning {result.planning_s * 1000:.1f} ms, execution "
+    loading = "" if planner_load_s is None else (
+        f" (+ {planner_load_s * 1000:.0f} ms starting the planner)")
+    console.print(f"[dim]planning {result.planning_s * 1000:.1f} ms{loading}, execution "
                   f"{result.execution_s:.1f} s {clock}; mission {result.mission_id} "
                   f"(crewgate trace {result.mission_id})[/]")

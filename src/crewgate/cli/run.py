@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -78,7 +79,9 @@ def run(
                         f"{condition}")
     cond = condition_named(condition or ("ro-prompt" if no_enforce else "ro"))
     spec = load_crew(crew)
-    chosen = planners.build_one(spec, seed=seed)
+    started = time.perf_counter()
+    chosen = planners.build_one(spec, seed=seed)  # e.g. the exemplar loads MiniLM here
+    planner_load_s = time.perf_counter() - started
     chosen_backend = choose_backend(backend, backend_option, world=world, fault=fault,
                                     wait_for=wait_for, namespace=namespace, seed=seed)
     adapter = chosen_backend.open(spec)
@@ -104,7 +107,7 @@ def run(
     if as_json:
         print_json(result.to_json())
     else:
-        print_outcome(out, result, adapter.clock)
+        print_outcome(out, result, adapter.clock, planner_load_s=planner_load_s)
     raise typer.Exit(EXIT_INTERRUPTED if result.status == "interrupted" else
                      EXIT_PLANNER if result.planner_error else 0 if result.clean else 1)
 
