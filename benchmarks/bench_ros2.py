@@ -31,7 +31,7 @@ import sys
 import time
 import uuid
 
-from benchlib import Report, Stats, fmt, in_unit, parse_args, print_header, table
+from benchlib import EXIT_SKIPPED, Report, Stats, fmt, in_unit, parse_args, print_header, table
 
 TARGET_ROUND_TRIP_MS = 5.0
 DETECTION_MARGIN_MS = 200.0
@@ -53,8 +53,9 @@ def main() -> int:
     try:
         import rclpy  # noqa: F401
     except ImportError:
-        print('bench_ros2: rclpy is not installed (pip install "crewgate[ros2]"); skipped')
-        return 2
+        print('bench_ros2: rclpy is not installed (`make extras`, or pip install '
+              '"crewgate[ros2]"); skipped')
+        return EXIT_SKIPPED
     domain = random.randint(100, 200)
     os.environ.update(ROS_DOMAIN_ID=str(domain), ROS_AUTOMATIC_DISCOVERY_RANGE="LOCALHOST")
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}

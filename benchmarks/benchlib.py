@@ -28,6 +28,8 @@ from pathlib import Path
 from typing import Literal
 
 REPO = Path(__file__).resolve().parent.parent
+# the exit status of a benchmark that cannot run here (an extra not installed): not a failure
+EXIT_SKIPPED = 77
 """The repository root (the parent of ``benchmarks/``)."""
 
 SAR_REQUEST = (
