@@ -91,7 +91,14 @@ def abort_plan(n: int) -> Plan:
                              {"robot": "tb3", "skill": "stop"}], n)
 
 
+def long_plans(crew: Crew) -> Crew:
+    """The crew reading plans of up to 1,000 steps (its ``max_steps`` is 64 by default, and a
+    longer plan is refused as ``plan_too_long`` before any step is judged)."""
+    return crew.model_copy(update={"max_steps": 1000})
+
+
 def cases(sar: Crew, g1: Crew) -> list[Case]:
+    sar, g1 = long_plans(sar), long_plans(g1)
     sar_gate, g1_gate = Gate(sar), Gate(g1)
     sar_world, g1_world = SimAdapter(sar).world, SimAdapter(g1).world
     nominal_sar = _plan(SAR_PLAN_FILE.read_text(encoding="utf-8"))
@@ -144,18 +151,25 @@ def main() -> int:
     print(table(["plan", "steps", "verdict", "problems", "codes", "n", "median ms", "p90 ms",
                  "min ms"], rows))
 
-    print("\nScaling (informational): sar abort plan, Gate.validate")
+    print("\nScaling (informational): sar abort plan, Gate.validate; the sizes interleaved "
+          "(round after round over all of them), so that noise falls on each alike")
     sar_gate, sar_world = all_cases[0].gate, all_cases[0].world
+    sizes = (50, 100, 200, 400, 800)
+    plans = {n: abort_plan(n) for n in sizes}
+    samples: dict[int, list[int]] = {n: [] for n in sizes}
+    rounds = 10
+    for _ in range(rounds):
+        for n in sizes:
+            reps = max(2, (long_reps * LONG) // (n * rounds))
+
+            def call(plan: Plan = plans[n]) -> PlanVerdict:
+                return sar_gate.validate(plan, ABORT_REQUEST, sar_world)
+
+            samples[n] += time_calls(call, warmup=1, repeat=reps)
     scale_rows: list[list[str]] = []
-    for n in (50, 100, 200, 400, 800):
-        plan = abort_plan(n)
-        reps = max(20, (long_reps * LONG) // n)
-
-        def call(plan: Plan = plan) -> PlanVerdict:
-            return sar_gate.validate(plan, ABORT_REQUEST, sar_world)
-
-        stats = Stats.of(time_calls(call, warmup=reps // 10, repeat=reps))
-        scale_rows.append([str(n), f"{reps:,}", fmt(in_unit(stats.median_ns, "ms"), 3),
+    for n in sizes:
+        stats = Stats.of(samples[n])
+        scale_rows.append([str(n), f"{stats.n:,}", fmt(in_unit(stats.median_ns, "ms"), 3),
                            fmt(in_unit(stats.median_ns, "us") / n, 2)])
     print(table(["steps", "n", "median ms", "us per step"], scale_rows))
 
