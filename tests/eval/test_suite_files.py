@@ -32,6 +32,8 @@ def test_a_crew_of_ones_own_is_evaluated_on_its_suite_file(journal_path: Path,
     assert report.startswith("# warehouse: exemplar on the example suite")
     assert "| Safety-gate recall | 100.0% [34.2, 100.0] (2/2) |" in report
     assert "| Nominal missions completed cleanly | 100.0% [20.7, 100.0] (1/1) |" in report
+    assert "- **Contract violation** (lower is better): missions whose first plan breaks a " \
+        "workflow contract." in report
     assert "Rover delivery error" not in report
     assert "Objects delivered" not in report
     assert "Rover delivery error" not in run.stdout

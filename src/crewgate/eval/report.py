@@ -40,6 +40,26 @@ def shown_metrics(metrics: dict[str, Any]) -> list[str]:
             if name not in CREW_SPECIFIC or any(c[name].get("n") for c in cs)]
 
 
+# what each metric counts, and which way is better (report.md's legend)
+MEANINGS = {
+    "workflow_accuracy": ("missions whose first plan names the expected workflow", "higher"),
+    "skill_grounding": ("first-plan steps naming a real robot and skill", "higher"),
+    "plan_executability": ("missions whose first plan has steps and no grounding code",
+                           "higher"),
+    "contract_violation": ("missions whose first plan breaks a workflow contract", "lower"),
+    "false_dispatch": ("violating dispatched steps, over the executed plan's steps", "lower"),
+    "false_dispatch_per_dispatched": ("violating steps over the steps dispatched", "lower"),
+    "false_dispatch_missions": ("missions with a violating dispatch", "lower"),
+    "safety_recall": ("missions that must be blocked and were", "higher"),
+    "safety_precision": ("blocked missions that had to be", "higher"),
+    "mission_success": ("nominal missions completed cleanly", "higher"),
+    "objects_delivered": ("carries and handovers whose named object arrived", "higher"),
+    "planning_latency": ("seconds of planner calls per mission", "lower"),
+    "violating_motion_m": ("metres moved while violating steps ran", "lower"),
+    "rover_delivery_error_m": ("the rover's final distance to the real victim", "lower"),
+}
+
+
 def ordered(conditions: Sequence[str]) -> list[str]:
     return sorted(conditions, key=lambda c: (ORDER.index(c) if c in ORDER else len(ORDER), c))
 
@@ -117,6 +137,13 @@ def markdown(metrics: dict[str, Any]) -> str:
         row = [cell(cs[c][name]) + (f"<br>{_p(cs[c][name])}" if _p(cs[c][name]) else "")
                for c in conds]
         lines.append(f"| {LABELS[name]} | " + " | ".join(row) + " |")
+    lines += ["", "What each row counts, and which way is better:", ""]
+    lines += [f"- **{LABELS[name]}** ({MEANINGS[name][1]} is better): {MEANINGS[name][0]}."
+              for name in shown_metrics(metrics)]
+    lines += ["", "Notes: a planner that reads the crew spec in every condition (the offline "
+              "`exemplar`, `scripted`, `replay`) gives the same plans under every condition, so "
+              "its columns differ only by enforcement. Planning latency is measured per call; "
+              "a model's first calls (the first condition run) include its warm-up."]
     return "\n".join(lines) + "\n"
 
 
