@@ -31,7 +31,8 @@ def test_the_third_crew_is_gated(warehouse: Crew) -> None:
     wrong = plan("move_pallet", ("fork", "lift", {"pallet": "red pallet"}),
                  ("fork", "move_to", {"location": "bay_2"}), ("fork", "lower", {}))
     verdict = gate.validate(parse_plan(wrong), REQUEST, sim_world(warehouse))
-    assert [s.codes for s in verdict.steps] == [["substituted_value"],
+    # the red pallet is at bay_2, the forklift at bay_1: it cannot lift it where it stands
+    assert [s.codes for s in verdict.steps] == [["substituted_value", "precondition_failed"],
                                                 ["substituted_value"], []]
     early = plan("move_pallet", ("fork", "lower", {}), ("fork", "lift", {"pallet": "pallet_a"}))
     verdict = gate.validate(parse_plan(early), REQUEST, sim_world(warehouse))

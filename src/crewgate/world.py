@@ -9,11 +9,12 @@ from __future__ import annotations
 import copy
 import math
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from crewgate.spec import Crew
+from crewgate.spec.expressions import OBJECTS
 
 Clock = Callable[[], float]
 
@@ -57,6 +58,9 @@ class World:
                 fields[fname] = copy.copy(spec.default)
             self.robots[name] = fields
         self.bindings: dict[str, BindingValue] = {}
+        # where each object is (a location, the robot holding it, "requester"), as the backend
+        # reports it; an object not listed is not tracked (conditions on it cannot be refuted)
+        self.objects: dict[str, str] = {}
 
     def now(self) -> float:
         return self.clock()
@@ -80,15 +84,28 @@ class World:
             self.bindings.pop(name, None)
 
     def copy_state(self) -> dict[str, dict[str, Any]]:
-        """A copy of every robot's fields, for predicting the effects of a plan."""
+        """A copy of every robot's fields, for predicting the effects of a plan, with where
+        each object is under ``OBJECTS``."""
         with self.lock:
-            return {name: dict(fields) for name, fields in self.robots.items()}
+            state = {name: dict(fields) for name, fields in self.robots.items()}
+            state[OBJECTS] = dict(self.objects)
+            return state
+
+    def state_view(self) -> dict[str, Mapping[str, Any]]:
+        """The live state as conditions read it: the robots' fields (not copied) and where
+        each object is."""
+        return {**self.robots, OBJECTS: self.objects}
+
+    def move_object(self, name: str, where: str) -> None:
+        with self.lock:
+            self.objects[name] = where
 
     def to_json(self) -> dict[str, Any]:
         with self.lock:
             return {
                 "robots": {n: _jsonable(f) for n, f in self.robots.items()},
                 "bindings": {n: b.to_json() for n, b in self.bindings.items()},
+                **({"objects": dict(self.objects)} if self.objects else {}),
             }
 
 

@@ -82,7 +82,7 @@ class MissionGate:
         with world.lock:
             check = self.gate.check(
                 index, step, Mode.DISPATCH, workflow=self.workflow, facts=self.facts,
-                state=world.robots, now=world.now(), bindings=world.bindings,
+                state=world.state_view(), now=world.now(), bindings=world.bindings,
                 started=self.started, completed=self.completed, planned=self.planned,
                 held=self.held,
             )
@@ -100,7 +100,7 @@ class MissionGate:
         step = Step(robot, skill, dict(fallback.args))
         with world.lock:
             check = self.gate.check(
-                index, step, Mode.FALLBACK, workflow=None, facts=None, state=world.robots,
+                index, step, Mode.FALLBACK, workflow=None, facts=None, state=world.state_view(),
                 now=world.now(), bindings=world.bindings, started=Counter(), completed=Counter(),
             )
         # the fallback is always enforced, even in the baselines: it must never make things worse

@@ -235,6 +235,7 @@ class CrewServer:
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((LOOPBACK, port))
+        sock.listen(128)  # a client that connects before the server runs waits, not refused
         if ready is not None:
             ready(sock.getsockname()[1])
         config = uvicorn.Config(app, log_level="warning", lifespan="on")

@@ -13,6 +13,7 @@ While a mission runs, the adapter publishes the orchestrator's heartbeat
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import secrets
 import threading
@@ -37,6 +38,7 @@ from crewgate.ros2.wiring import Endpoint, WiredCall
 from crewgate.spec import Crew
 from crewgate.world import BindingValue, World
 
+MAX_OBJECTS_TEXT = 65_536  # an objects map is small; more is not read
 LIVENESS_PERIOD_S = 0.02  # how often silence is checked
 ACCEPT_TIMEOUT_S = 2.0  # a robot that does not acknowledge a request in time failed it
 # A skill's success, the state it changed and the bindings it produced travel on different
@@ -103,6 +105,8 @@ class Ros2Adapter(Adapter):
             subscribe_any(node, Float32, self.topics.confidence(name),
                           partial(self._on_confidence, name), replay=True)
         subscribe_any(node, Bool, self.topics.estop(), self._on_estop, replay=True)
+        # where the objects are, as the robots report them (latched: the last map arrives)
+        subscribe_any(node, String, self.topics.objects(), self._on_objects, replay=True)
         node.create_timer(LIVENESS_PERIOD_S, self._check_liveness)
         self.heartbeat = Heartbeat(node, String, self.topics.heartbeat())
 
@@ -115,6 +119,20 @@ class Ros2Adapter(Adapter):
             fields = {k: v for k, v in fields.items() if k != "available"}
             self.world.update(robot, **fields)
             self._heard(robot)
+
+    def _on_objects(self, msg: Any) -> None:
+        """``{OBJECT: WHERE}`` on the crew's objects topic; what is not the crew's is ignored
+        (bounded: one entry per crew object at most)."""
+        try:
+            found = json.loads(msg.data) if len(msg.data) <= MAX_OBJECTS_TEXT else None
+        except (ValueError, TypeError):
+            return
+        if not isinstance(found, dict):
+            return
+        with self.world.lock:
+            for name, where in found.items():
+                if name in self.crew.objects and isinstance(where, str):
+                    self.world.objects[name] = where
 
     def _on_pose(self, robot: str, msg: Any) -> None:
         p = msg.pose.position

@@ -50,7 +50,9 @@ class Simulator:
         self.world = World(crew, clock=lambda: self.t)
         self.obstacles: list[Box] = list(self.setting.obstacles)
         self.targets = dict(self.setting.targets)
-        self.objects: dict[str, str] = dict(self.setting.objects)
+        # the world's own map: what the bodies move (grab, load, hand over) is what the gate reads
+        self.objects: dict[str, str] = self.world.objects
+        self.objects.update(self.setting.objects)
         self.requester = self.setting.requester
         self.bodies: dict[str, Body] = {}
         for name, body_spec in self.spec.robots.items():

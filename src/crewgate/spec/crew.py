@@ -17,7 +17,7 @@ from pydantic_core import InitErrorDetails
 from crewgate.errors import did_you_mean
 from crewgate.spec.base import Name, SpecModel, SpecPath, SpecProblems, init_error, split_ref
 from crewgate.spec.contracts import contract_problems
-from crewgate.spec.expressions import Condition, Ref
+from crewgate.spec.expressions import OBJECT_FIELD, Condition, Ref
 from crewgate.spec.fallback import FallbackStep
 from crewgate.spec.intent import Intent
 from crewgate.spec.naming import name_problems
@@ -184,12 +184,31 @@ def condition_problems(
     crew: Crew, rname: str, skill: Skill | None, cond: Condition, path: Path
 ) -> Iterator[tuple[Path, str]]:
     robot = cond.robot or rname
-    if robot not in crew.robots:
+    if cond.robot is not None and (cond.robot.startswith("$") or cond.robot in crew.objects):
+        yield from _object_condition_problems(crew, skill, cond, path)
+    elif robot not in crew.robots:
         yield path, unknown_name("robot", robot, crew.robots)
     elif cond.field != "available" and cond.field not in crew.robots[robot].state:
         yield path, f"{robot} has no state field {cond.field!r}; declare it under state"
     if isinstance(cond.value, Ref):
         yield from _ref_problems(crew, rname, skill, cond.value, path)
+
+
+def _object_condition_problems(crew: Crew, skill: Skill | None, cond: Condition, path: Path
+                               ) -> Iterator[tuple[Path, str]]:
+    """``$param.at`` (the object an argument names) or ``OBJECT.at``: where it is."""
+    assert cond.robot is not None
+    if cond.field != OBJECT_FIELD:
+        yield path, (f"{cond.robot}.{cond.field}: an object has one field, {OBJECT_FIELD!r} "
+                     f"(where it is); write {cond.robot}.{OBJECT_FIELD}")
+    if cond.robot.startswith("$"):
+        name = cond.robot[1:]
+        kind = skill.params.get(name) if skill is not None else None
+        if kind is None:
+            yield path, (f"{cond.robot} names no parameter of the skill"
+                         + ("" if skill is None else did_you_mean(name, list(skill.params))))
+        elif kind.slot != "object":
+            yield path, f"{cond.robot} is not an object parameter (its type is {kind.type})"
 
 
 def _ref_problems(

@@ -27,13 +27,16 @@ from crewgate.codes import Code, Findings
 from crewgate.spec.base import Rule, Scalar, Sentinel
 from crewgate.spec.finite import non_finite_message, not_finite
 
-# Robot state as checks read it: robot -> field -> value (live, or predicted during validation).
+# Robot state as checks read it: robot -> field -> value (live, or predicted during validation);
+# where each object is sits beside it under OBJECTS: object -> its place, holder or "requester".
 State = Mapping[str, Mapping[str, Any]]
+OBJECTS = "$objects"  # never a robot's name (names are identifiers)
+OBJECT_FIELD = "at"  # the one field of an object: where it is
 
 Op = Literal["==", "!=", "<", "<=", ">", ">="]
 
 _CONDITION_RE = re.compile(
-    r"^\s*(?:(?P<robot>[A-Za-z]\w*)\.)?(?P<field>[A-Za-z]\w*)\s*"
+    r"^\s*(?:(?P<robot>\$?[A-Za-z]\w*)\.)?(?P<field>[A-Za-z]\w*)\s*"
     r"(?P<op>==|!=|<=|>=|<|>)\s*(?P<value>\S.*?)\s*$"
 )
 _REF_RE = re.compile(r"^\$(?:(?P<robot>[A-Za-z]\w*)\.)?(?P<name>[A-Za-z]\w*)$")
@@ -86,23 +89,38 @@ class Condition(Rule):
 
     def holds(self, state: State, robot: str) -> bool:
         """Whether a condition on literals holds now (fallback ``when``, ROS 2 ``done_when``)."""
+        if self.robot is not None and self.robot not in state:  # an object's place
+            return compare(state.get(OBJECTS, {}).get(self.robot), self.op, self.value)
         return compare(state[self.robot or robot].get(self.field), self.op, self.value)
+
+    def _subject(self, robot: str, typed: Mapping[str, Any], state: State
+                 ) -> tuple[str, Any]:
+        """What the condition reads: ``(its name in details, its value)``. ``$param.at`` is
+        where the object the argument names is, ``OBJECT.at`` where that object is (unknown
+        where the backend does not track objects: not refutable)."""
+        if self.robot is not None and (self.robot.startswith("$") or self.robot not in state):
+            name = typed.get(self.robot[1:], SKIP) if self.robot.startswith("$") else self.robot
+            if name is SKIP or name is UNKNOWN or name is None:
+                return str(name), SKIP
+            return str(name), state.get(OBJECTS, {}).get(name, UNKNOWN)
+        target = self.robot or robot
+        return f"{target}.{self.field}", state[target].get(self.field)
 
     def check(self, ref: str, robot: str, params: Collection[str], typed: Mapping[str, Any],
               state: State, f: Findings) -> None:
         """As a precondition of step ``ref`` of ``robot`` with typed arguments ``typed``."""
-        target = self.robot or robot
         expected: Any = self.value
         if isinstance(expected, Ref):
             expected = resolve(expected, robot, params, typed, state)
             if expected is SKIP:
                 return  # the optional argument it compares with was left out
-        actual = state[target].get(self.field)
-        if actual is UNKNOWN or expected is UNKNOWN:
-            return  # decided by the robot at run time; cannot be refuted now
+        subject, actual = self._subject(robot, typed, state)
+        if actual is SKIP or actual is UNKNOWN or expected is UNKNOWN:
+            return  # left out, or decided by the robot at run time: cannot be refuted now
         if not compare(actual, self.op, expected):
-            f.add(Code.PRECONDITION_FAILED, f"{ref} needs {self} but {target}.{self.field} is "
-                  f"{show_state(actual)}")
+            shown = (f"{subject} is at {show_state(actual)}" if subject != f"{self.robot or robot}"
+                     f".{self.field}" else f"{subject} is {show_state(actual)}")
+            f.add(Code.PRECONDITION_FAILED, f"{ref} needs {self} but {shown}")
 
 
 def show_state(value: Any) -> str:
