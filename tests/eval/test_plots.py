@@ -264,3 +264,22 @@ def test_missing_matplotlib_is_a_user_error(tmp_path: Path, monkeypatch: pytest.
     with pytest.raises(UserError, match=hint):
         metric_bars(compute([record]), tmp_path / "b")
     assert not list(tmp_path.iterdir())
+
+
+def test_pictures_say_what_they_are_about(tmp_path: Path, sar_records: dict[str, Record]) -> None:
+    """The injected fault in the title; the rover's commanded goal on the map; lower-is-better
+    metrics marked on the bars."""
+    timeline = mission_timeline(sar_records["halted"], tmp_path / "t")
+    title = " ".join(_texts(next(p for p in timeline if p.suffix == ".svg")))
+    assert "tb3_lost · ro · halted · fault robot_unavailable:tb3@search_target" in title
+    drive = _record("sar", "Drive the rover to x 3, y -1.", {"workflow": "dispatch_only",
+                    "steps": [{"robot": "tb3", "skill": "navigate_to",
+                               "args": {"x": 3, "y": -1}}]},
+                    scenario="drive", condition="ro")
+    drawn = mission_map(drive, load_crew("sar"), tmp_path / "m") or []
+    texts = _texts(next(p for p in drawn if p.suffix == ".svg"))
+    assert "commanded goal" in texts
+    assert "tb3.navigate_to" in texts
+    bars = metric_bars(compute(sar_records.values()), tmp_path / "b")
+    labels = " ".join(_texts(next(p for p in bars if p.suffix == ".svg")))
+    assert labels.count("(lower is better)") == 4  # contract violation, the 3 false dispatches

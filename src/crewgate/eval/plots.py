@@ -66,7 +66,8 @@ def metric_bars(metrics: dict[str, Any], path_stem: Path) -> list[Path]:
                     ax.errorbar(x, rate, yerr=[[max(rate - lo, 0.0)], [max(hi - rate, 0.0)]],
                                 fmt="none", ecolor="#222", elinewidth=0.8, capsize=2.0)
         ax.set_xticks(range(len(names)),
-                      [textwrap.fill(LABELS.get(n, n.replace("_", " ")), 15) for n in names],
+                      [textwrap.fill(LABELS.get(n, n.replace("_", " ")), 15)
+                       + ("\n(lower is better)" if _lower(n) else "") for n in names],
                       fontsize=7.5)
         ax.set_xlim(-0.6, len(names) - 0.4)
         ax.set_ylim(0, 104)
@@ -171,6 +172,12 @@ def _chosen(records: Sequence[Record], limit: int | None) -> list[Record]:
         out += [q[depth] for q in turns if depth < len(q)][: limit - len(out)]
         depth += 1
     return out
+
+
+def _lower(metric: str) -> bool:
+    from crewgate.eval.report import MEANINGS
+
+    return MEANINGS.get(metric, ("", "higher"))[1] == "lower"
 
 
 def _missions(count: Any) -> str:

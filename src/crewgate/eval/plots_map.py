@@ -77,8 +77,20 @@ def mission_map(record: Record, crew: Crew, path_stem: Path) -> list[Path] | Non
             else:
                 ax.plot(*value, marker="P", ms=10, color="#aa00ff", mec="white", ls="none",
                         label=f"published {name} fix", zorder=6)
+        goals = _goals(record)
+        for i, (step, goal) in enumerate(goals):
+            ax.plot(*goal, marker="X", ms=10, color="#2e7d32", mec="black", ls="none",
+                    label="commanded goal" if i == 0 else None, zorder=6)
+            ax.annotate(step, goal, textcoords="offset points", xytext=(6, -10), fontsize=7)
+        outside = [name for name, value in fixes.items() if value is not None and zones and not
+                   any(z[0] <= value[0] <= z[1] and z[2] <= value[1] <= z[3] for _, z in zones)]
+        if outside:  # a detection near the edge, or a displaced fix: say so on the picture
+            ax.text(0.01, 0.01, f"the {', '.join(outside)} fix lies outside every searched zone "
+                    "(the sensor sees past the sweep's edge, or the fix is displaced)",
+                    transform=ax.transAxes, fontsize=7, color="#6a1b9a", va="bottom")
         ax.plot([], [], marker="o", mfc="white", mec="#333", ls="none", label="start")
         points = [p for xy in trails.values() for p in xy]
+        points += [g for _, g in goals]
         points += [*targets.values(), *(v for v in fixes.values() if v is not None)]
         for _, (x0, x1, y0, y1) in zones:
             points += [(x0, y0), (x1, y1)]
@@ -93,6 +105,20 @@ def mission_map(record: Record, crew: Crew, path_stem: Path) -> list[Path] | Non
                      f"{world.description}".rstrip(": "))
         fig.legend(loc="outside right upper")
         return save(fig, path_stem)
+
+
+def _goals(record: Record) -> list[tuple[str, tuple[float, float]]]:
+    """The points dispatched steps were sent to: ``goal`` as [x, y] (as typed by the gate) or
+    flat x, y arguments (untyped plans); not a binding's fix (drawn as the fix)."""
+    out: list[tuple[str, tuple[float, float]]] = []
+    for step in record.get("dispatched", []):
+        args = step.get("args") or {}
+        raw = args.get("goal", [args.get("x"), args.get("y")])
+        if isinstance(raw, list | tuple) and len(raw) == 2 and all(
+                isinstance(v, int | float) and math.isfinite(v) for v in raw):
+            out.append((f"{step.get('robot')}.{step.get('skill')}",
+                        (float(raw[0]), float(raw[1]))))
+    return out
 
 
 def _box(ax: Axes, box: Box, rect: Any, **style: Any) -> None:

@@ -61,8 +61,11 @@ def save(fig: Figure, stem: Path) -> list[Path]:
 
 
 def mission_title(record: Record) -> str:
+    """Scenario, condition, status, and the faults injected (what the picture is about)."""
+    faults = [str(f) for f in record.get("faults") or []]
     return (f"{record.get('scenario', record.get('mission_id', '?'))} · "
-            f"{record.get('condition', '?')} · {record.get('status', '?')}")
+            f"{record.get('condition', '?')} · {record.get('status', '?')}"
+            + (f" · fault {', '.join(faults)}" if faults else ""))
 
 
 def mission_timeline(record: Record, path_stem: Path, *, crew: Crew | None = None) -> list[Path]:
