@@ -239,3 +239,16 @@ def test_every_journal_event_kind_has_its_mark_in_the_timeline() -> None:
     from crewgate.journal import EventKind
 
     assert sorted(_KIND_STYLE) == sorted(EventKind)
+
+
+def test_help_shows_flags_as_flags_and_arguments_in_capitals(journal_path: Path) -> None:
+    """A flag takes no value (no ``<bool>`` beside it); every argument of the usage line is
+    written in capitals, required in braces, optional in brackets (typer's convention)."""
+    run = crewgate("run", "--help", journal=journal_path)
+    assert run.rc == 0, str(run)
+    assert "Usage: crewgate run [OPTIONS] {CREW} {REQUEST}" in run.stdout
+    json_line = next(line for line in run.stdout.splitlines() if "--json" in line)
+    assert "<bool>" not in json_line
+    assert "<str>" in next(line for line in run.stdout.splitlines() if "--condition" in line)
+    trace = crewgate("trace", "--help", journal=journal_path)
+    assert "Usage: crewgate trace [OPTIONS] [MISSION]" in trace.stdout

@@ -111,7 +111,8 @@ def approvals(
 
 @app.command()
 def approve(
-    mission: str = typer.Argument(..., help="The mission id (`crewgate approvals`)."),
+    mission: str = typer.Argument(..., metavar="MISSION",
+                                  help="The mission id (`crewgate approvals`)."),
     deny: bool = typer.Option(False, "--deny", help="Deny it instead: nothing moves."),
     journal: Path | None = JournalOpt,
 ) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 import typer
 from rich.console import Console
 from rich.markup import escape
-from typer.core import TyperGroup
+from typer.core import TyperGroup, TyperOption
 
 from crewgate import __version__
 from crewgate.errors import CrewgateError, UserError
@@ -34,6 +34,15 @@ class _Commands(TyperGroup):
                       highlight=False)
             ctx.exit(1)
 
+
+def _flag_type(self: TyperOption, ctx: Any) -> str | None:
+    """A flag takes no value: its help shows no ``<bool>`` (typer 0.29 shows one for every
+    option, which reads as if ``--json true`` were the way to write it)."""
+    return None if self.is_flag else _type_of(self, ctx)
+
+
+_type_of = TyperOption.display_type_rich
+TyperOption.display_type_rich = _flag_type  # type: ignore[method-assign]
 
 app = typer.Typer(
     name="crewgate",

@@ -90,7 +90,7 @@ def evaluate(
 
 @app.command("report")
 def report(
-    folder: Path = typer.Argument(..., help="An evaluation's --out folder."),
+    folder: Path = typer.Argument(..., metavar="FOLDER", help="An evaluation's --out folder."),
     no_plots: bool = typer.Option(False, "--no-plots", help="Skip the plots."),
     max_plots: int | None = MaxPlotsOpt,
     all_plots: bool = AllPlotsOpt,

@@ -24,7 +24,8 @@ from crewgate.cli.planning import PLANNERS, PlannerArgs, planner_options
 @planner_options()
 def plan_command(
     crew: str = CrewArg,
-    request: str = typer.Argument(..., help="What the crew should do, in plain language."),
+    request: str = typer.Argument(..., metavar="REQUEST",
+                                  help="What the crew should do, in plain language."),
     planners: PlannerArgs = PLANNERS,
     condition: str | None = ConditionOpt,
     show_prompt: bool = typer.Option(False, "--show-prompt", help="Print what the planner is "

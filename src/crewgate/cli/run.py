@@ -42,7 +42,8 @@ if TYPE_CHECKING:
 @planner_options()
 def run(
     crew: str = CrewArg,
-    request: str = typer.Argument(..., help="What the crew should do, in plain language."),
+    request: str = typer.Argument(..., metavar="REQUEST",
+                                  help="What the crew should do, in plain language."),
     planners: PlannerArgs = PLANNERS,
     condition: str | None = ConditionOpt,
     no_enforce: bool = typer.Option(False, "--no-enforce", help="Record the gate's verdicts but "

@@ -13,8 +13,8 @@ from crewgate.errors import UserError
 
 @app.command()
 def trace(
-    mission_id: str | None = typer.Argument(None, help="Mission id (a unique prefix is "
-                                            "enough; default: the latest mission)."),
+    mission_id: str | None = typer.Argument(None, metavar="MISSION", help="Mission id (a unique "
+                                            "prefix is enough; default: the latest mission)."),
     journal: Path | None = JournalOpt,
     as_json: bool = JsonOpt,
 ) -> None:
