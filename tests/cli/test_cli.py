@@ -205,7 +205,7 @@ def test_spec_schema_stdout_matches_file(journal_path: Path, tmp_path: Path) -> 
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (("run", "sar"), "Missing argument 'request'"),
+    (("run", "sar"), "Missing argument 'REQUEST'"),
     (("check", "sar", "--plan", "plan.json"), "Missing option '--request'"),
     (("no-such-command",), "No such command 'no-such-command'"),
     (("validate", "sar", "--no-such-option"), "No such option: --no-such-option"),
