@@ -100,3 +100,16 @@ def test_a_non_object_parameter_cannot_be_read_as_an_object(tmp_path: Path) -> N
     with pytest.raises(SpecError) as err:
         load_crew(crew)
     assert "$location is not an object parameter (its type is location)" in str(err.value)
+
+
+def test_within_one_plan_the_objects_are_where_its_earlier_steps_put_them(g1_go2: Crew
+                                                                          ) -> None:
+    """Predicted, as the simulator moves them: once the plan has loaded the cube onto the dog,
+    a later grab of it is refused at plan time, before anything moves."""
+    twice = plan("manipulation_only", ("g1", "grab_from_table", {"object": "red_cube"}),
+                 ("g1", "place_on_table", {}),
+                 ("g1", "grab_from_table", {"object": "red_cube"}))
+    v = check_plan(g1_go2, twice, "pick up the red cube, load it, and pick it up again")
+    assert "g1.grab_from_table needs $object.at == $at but red_cube is at go2" in [
+        p.detail for p in v.steps[2].problems]
+    assert [p.code.value for p in v.steps[0].problems] == []

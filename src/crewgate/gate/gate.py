@@ -21,7 +21,7 @@ from crewgate.errors import did_you_mean
 from crewgate.gate.verdict import PlanVerdict, StepVerdict
 from crewgate.plan import ParseFailure, Plan, Step
 from crewgate.spec import Crew, Skill
-from crewgate.spec.expressions import State
+from crewgate.spec.expressions import OBJECTS, State
 from crewgate.spec.intent import Held, Typed
 from crewgate.text.request import RequestFacts
 from crewgate.world import BindingValue, World
@@ -65,6 +65,21 @@ class Gate:
         return self.intent.hold(plan.workflow, [(s.robot, s.skill, s.args) for s in plan.steps],
                                 facts, typed)
 
+    def _predict(self, skill: Skill, robot: str, typed: Mapping[str, Any],
+                 state: dict[str, dict[str, Any]]) -> None:
+        """The state after the step, from its effects, and where the objects it picks up or
+        puts down are then (as the simulator moves them)."""
+        touched = {key.rpartition(".")[0] or robot for key in skill.effects}
+        before = {r: dict(state[r]) for r in touched if r in state}
+        skill.predict(robot, typed, state)
+        objects = state.get(OBJECTS)
+        if objects is None:
+            return
+        for r, fields in before.items():
+            for name, was in fields.items():
+                objects.update(self.crew.object_moves(r, name, was, state[r].get(name),
+                                                      state[r], objects))
+
     def validate(
         self, plan: Plan | ParseFailure, request: str | RequestFacts, world: World
     ) -> PlanVerdict:
@@ -102,7 +117,7 @@ class Gate:
             skill = self.crew.skill(step.robot, step.skill)
             if skill is not None:
                 if check.typed is not None and step.robot in state:
-                    skill.predict(step.robot, check.typed, state)
+                    self._predict(skill, step.robot, check.typed, state)
                 produced.update(skill.produces)
         if wf is not None and plan.workflow is not None:
             wf.check_complete(plan.workflow, [s.ref for s in plan.steps], plan_level)

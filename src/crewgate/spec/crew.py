@@ -114,6 +114,25 @@ class Crew(SpecModel):
         r = self.robots.get(robot)
         return r.skills.get(skill) if r else None
 
+    def object_moves(self, robot: str, field: str, before: Any, after: Any,
+                     fields: Mapping[str, Any], objects: Mapping[str, Any]) -> dict[str, str]:
+        """Where objects go when a robot's object-typed state field changes from ``before`` to
+        ``after`` (its other ``fields`` as they are now): the object it now names is held by
+        the robot; one it held and let go of is where the robot is (its first location-typed
+        field), else with it. The simulator moves objects by this, and the gate predicts."""
+        spec = self.robots[robot].state.get(field)
+        if spec is None or spec.type != "object" or before == after:
+            return {}
+        moves: dict[str, str] = {}
+        if isinstance(after, str) and after in self.objects:
+            moves[after] = robot
+        if isinstance(before, str) and before in self.objects and objects.get(before) in (
+                robot, None):
+            here = [fields.get(f) for f, s in self.robots[robot].state.items()
+                    if s.type == "location"]
+            moves[before] = next((h for h in here if isinstance(h, str)), robot)
+        return moves
+
     def producers(self, binding: str) -> list[tuple[str, str]]:
         """Robot-skill pairs that publish a binding."""
         return [(rn, sn) for rn, r in self.robots.items() for sn, s in r.skills.items()

@@ -152,16 +152,11 @@ class Body:
     def _move_objects(self, robot: str, field: str, before: Any, after: Any) -> None:
         """Keep the simulator's objects in step with object-typed state a timed skill changed:
         an object a robot now carries is held by it; one it let go of stays where it is."""
-        spec = self.sim.crew.robots[robot].state.get(field)
-        if spec is None or spec.type != "object" or before == after:
-            return
         objects = self.sim.objects
-        if isinstance(after, str) and after in objects:
-            objects[after] = robot
-        if isinstance(before, str) and before in objects and objects[before] == robot:
-            here = [self.sim.world.get(robot, f) for f, s in self.robot_spec(robot).items()
-                    if s.type == "location"]
-            objects[before] = next((h for h in here if isinstance(h, str)), robot)
+        moves = self.sim.crew.object_moves(robot, field, before, after,
+                                           self.sim.world.robots[robot], objects)
+        objects.update({o: where for o, where in moves.items()
+                        if o in objects and (o == after or objects[o] == robot)})
 
     def robot_spec(self, robot: str) -> dict[str, Any]:
         return dict(self.sim.crew.robots[robot].state)
