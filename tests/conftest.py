@@ -86,3 +86,11 @@ def plan(workflow: str, *steps: tuple[str, str, dict[str, Any]]) -> dict[str, An
     """plan("carry", ("g1", "grab_from_table", {}), ...) -> a plan mapping."""
     return {"workflow": workflow,
             "steps": [{"robot": r, "skill": s, "args": a} for r, s, a in steps]}
+
+
+# The README's search-and-dispatch mission: the request and its reference plan.
+SAD = ("A hiker is missing in the search zone x from -5.5 to 5.5, y from -5.5 to 5.5. Fly the "
+       "drone over the zone and send the ground rover to the victim once located.")
+SAD_ZONE = {"x_min": -5.5, "x_max": 5.5, "y_min": -5.5, "y_max": 5.5}
+SAD_PLAN = plan("search_and_dispatch", ("iris", "takeoff", {}),
+                ("iris", "search_target", SAD_ZONE), ("tb3", "navigate_to", {"target": "victim"}))

@@ -20,7 +20,7 @@ from crewgate.journal import Journal
 from crewgate.planners import ScriptedPlanner
 from crewgate.sim.faults import parse_faults
 from crewgate.spec import Crew
-from tests.conftest import plan
+from tests.conftest import SAD, SAD_PLAN
 
 SRC = Path(crewgate.__file__).parent
 HOOKS = ("start", "poll", "cancel", "wait")
@@ -111,12 +111,6 @@ class WitnessAdapter(SimAdapter):
         return "e-stop pressed" if stopped else None
 
 
-SAD = ("A hiker is missing in the search zone x from -5.5 to 5.5, y from -5.5 to 5.5. Fly the "
-       "drone over the zone and send the ground rover to the victim once located.")
-SAD_PLAN = plan("search_and_dispatch", ("iris", "takeoff", {}),
-                ("iris", "search_target", {"x_min": -5.5, "x_max": 5.5, "y_min": -5.5,
-                                           "y_max": 5.5}),
-                ("tb3", "navigate_to", {"target": "victim"}))
 CASES: dict[str, dict[str, Any]] = {
     "completed": {"faults": [], "condition": "ro", "status": "completed"},
     "halted, fallback": {"faults": ["robot_unavailable:tb3@search_target"], "condition": "ro",

@@ -11,13 +11,9 @@ from crewgate.gate import Gate, MissionGate, PlanVerdict
 from crewgate.plan import Plan, parse_plan
 from crewgate.spec import Areas, Crew, KeepOut
 from crewgate.world import BindingValue, World
-from tests.conftest import plan, sim_world
+from tests.conftest import SAD, SAD_PLAN, SAD_ZONE, plan, sim_world
 
-SAD = "A hiker is missing in the search zone x from -5.5 to 5.5, y from -5.5 to 5.5. Fly the " \
-      "drone over the zone and send the ground rover to the victim once located."
-ZONE = {"x_min": -5.5, "x_max": 5.5, "y_min": -5.5, "y_max": 5.5}
-SAD_PLAN = plan("search_and_dispatch", ("iris", "takeoff", {}), ("iris", "search_target", ZONE),
-                ("tb3", "navigate_to", {"target": "victim"}))
+ZONE = SAD_ZONE
 
 
 def check(crew: Crew, request: str, p: dict[str, Any] | str, faults: Sequence[str] = ()

@@ -26,17 +26,12 @@ from crewgate.journal import Journal  # noqa: E402
 from crewgate.render import plan_json_schema  # noqa: E402
 from crewgate.spec import load_crew  # noqa: E402
 from tests.cli.support import ROOT, crewgate  # noqa: E402
+from tests.conftest import SAD, SAD_PLAN, SAD_ZONE  # noqa: E402
 
 DOC = ROOT / "docs" / "mcp.md"
 TOOLS = ["describe_crew", "check_plan", "submit_mission", "mission_status", "cancel_mission",
          "robot_state", "estop"]
-SAD = ("A hiker is missing in the search zone x from -5.5 to 5.5, y from -5.5 to 5.5. Fly the "
-       "drone over the zone and send the ground rover to the victim once located.")
-ZONE = {"x_min": -5.5, "x_max": 5.5, "y_min": -5.5, "y_max": 5.5}
-SAD_PLAN = {"workflow": "search_and_dispatch", "steps": [
-    {"robot": "iris", "skill": "takeoff", "args": {}},
-    {"robot": "iris", "skill": "search_target", "args": ZONE},
-    {"robot": "tb3", "skill": "navigate_to", "args": {"target": "victim"}}]}
+ZONE = SAD_ZONE
 WALK = "Have the humanoid walk over to the charging dock."
 
 

@@ -17,13 +17,9 @@ from crewgate.plan import Plan, Step, parse_plan
 from crewgate.planners import Planner, PlanningRequest, Proposal, ScriptedPlanner
 from crewgate.sim.faults import parse_faults
 from crewgate.spec import Crew
-from tests.conftest import Runner, plan, sim_world
+from tests.conftest import SAD, SAD_PLAN, SAD_ZONE, Runner, plan, sim_world
 
-SAD = "A hiker is missing in the search zone x from -5.5 to 5.5, y from -5.5 to 5.5. Fly the " \
-      "drone over the zone and send the ground rover to the victim once located."
-ZONE = {"x_min": -5.5, "x_max": 5.5, "y_min": -5.5, "y_max": 5.5}
-SAD_PLAN = plan("search_and_dispatch", ("iris", "takeoff", {}), ("iris", "search_target", ZONE),
-                ("tb3", "navigate_to", {"target": "victim"}))
+ZONE = SAD_ZONE
 DISPATCH = "Drive the rover to position x 3.0, y -2.0."
 BAD_DISPATCH = plan("dispatch_only", ("tb3", "navigate_to", {"x": 40.0, "y": 45.0}))
 GOOD_DISPATCH = plan("dispatch_only", ("tb3", "navigate_to", {"x": 3.0, "y": -2.0}))

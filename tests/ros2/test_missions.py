@@ -23,14 +23,10 @@ from crewgate.planners import ScriptedPlanner
 from crewgate.ros2.adapter import Ros2Adapter
 from crewgate.ros2.runtime import qos
 from crewgate.spec import load_crew
-from tests.conftest import plan
+from tests.conftest import SAD, SAD_PLAN, SAD_ZONE, plan
 from tests.ros2.support import Bool, Ros
 
-SAD = "A hiker is missing in the search zone x from -5.5 to 5.5, y from -5.5 to 5.5. Fly the " \
-      "drone over the zone and send the ground rover to the victim once located."
-ZONE = {"x_min": -5.5, "x_max": 5.5, "y_min": -5.5, "y_max": 5.5}
-SAD_PLAN = plan("search_and_dispatch", ("iris", "takeoff", {}), ("iris", "search_target", ZONE),
-                ("tb3", "navigate_to", {"target": "victim"}))
+ZONE = SAD_ZONE
 SPEED = 20.0
 
 

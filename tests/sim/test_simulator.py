@@ -19,13 +19,9 @@ from crewgate.planners import ScriptedPlanner
 from crewgate.sim.faults import parse_faults
 from crewgate.sim.section import SimSection
 from crewgate.spec import Crew, Ref, load_crew
-from tests.conftest import Runner, plan
+from tests.conftest import SAD, SAD_PLAN, SAD_ZONE, Runner, plan
 
-SAD = "A hiker is missing in the search zone x from -5.5 to 5.5, y from -5.5 to 5.5. Fly the " \
-      "drone over the zone and send the ground rover to the victim once located."
-ZONE = {"x_min": -5.5, "x_max": 5.5, "y_min": -5.5, "y_max": 5.5}
-SAD_PLAN = plan("search_and_dispatch", ("iris", "takeoff", {}), ("iris", "search_target", ZONE),
-                ("tb3", "navigate_to", {"target": "victim"}))
+ZONE = SAD_ZONE
 
 
 def test_same_seed_same_mission(sar: Crew, run: Runner) -> None:
