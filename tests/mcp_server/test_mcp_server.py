@@ -362,3 +362,40 @@ def _announced(proc: Any, stderr: Path) -> str:
             raise AssertionError(stderr.read_text(encoding="utf-8"))
         time.sleep(0.1)
     raise AssertionError("the server never said where it listens")
+
+
+def test_hostile_arguments_get_a_verdict_or_a_clear_error(tmp_path: Path) -> None:
+    """A request past the bound every reader keeps, an empty one, a plan nested 100 deep (the
+    gate reads 16; past ~200 the SDK itself never answers), a NaN, markup: each answered, nothing
+    moved."""
+    seen: dict[str, Any] = {}
+    deep: dict[str, Any] = {}
+    inner = deep
+    for _ in range(100):
+        inner["a"] = {}
+        inner = inner["a"]
+
+    async def scenario(agent: Agent) -> None:
+        seen["long"] = await agent.call("submit_mission", request="x" * 5000,
+                                        plan=walk("go2", "room_b"))
+        seen["empty"] = await agent.call("check_plan", request=" ", plan=walk("go2", "room_b"))
+        seen["deep"] = await agent.call("submit_mission", request="Send the dog to room_b.",
+                                        plan={"workflow": "navigation_only", "steps": [deep]})
+        seen["nan"] = await agent.call("check_plan", request="Send the dog to room_b.",
+                                       plan='{"workflow": "navigation_only", "steps": [{"robot": '
+                                       '"go2", "skill": "navigate_to_location", "args": '
+                                       '{"location": NaN}}]}')
+        seen["markup"] = await agent.call("check_plan", request="Send the dog to [red]room_b[/]",
+                                          plan=walk("go2", "[bold]room_b[/]"))
+        seen["state"] = await agent.call("robot_state")
+
+    run("g1_go2", tmp_path / "j.sqlite3", scenario)
+    assert seen["long"] == {"error": "the request is 5,000 characters long; crewgate reads "
+                            "requests of at most 4,000 (say it in fewer words)"}
+    assert seen["empty"] == {"error": "the request is empty; say what the crew should do"}
+    assert (seen["deep"]["status"], [f["code"] for f in seen["deep"]["feedback"]]) == (
+        "refused", ["malformed_plan"])
+    assert seen["nan"]["codes"] == ["unknown_location"]
+    assert seen["markup"]["accepted"] is False
+    assert "unknown_location" in seen["markup"]["codes"]
+    assert seen["state"]["robots"]["go2"]["location"] == "start"

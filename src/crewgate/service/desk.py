@@ -28,6 +28,7 @@ from crewgate.conditions import CONDITIONS
 from crewgate.errors import CrewgateError, UserError
 from crewgate.gate import Gate
 from crewgate.journal import APPROVED, DENIED, WITHDRAWN, Journal
+from crewgate.limits import check_request
 from crewgate.orchestrator.result import MissionResult
 from crewgate.plan import Plan, parse_plan
 from crewgate.planners.base import Planner, PlanningRequest
@@ -85,7 +86,8 @@ class MissionDesk:
     def check(self, plan: Mapping[str, Any] | str, request: str) -> dict[str, Any]:
         """The whole-plan verdict against the world as it is now; nothing moves."""
         # the world has its own lock: a check never waits for a running mission
-        verdict = self.gate.validate(parse_plan(_plain(plan)), request, self.adapter.world)
+        verdict = self.gate.validate(parse_plan(_plain(plan)), check_request(request),
+                                     self.adapter.world)
         return {"accepted": verdict.accepted, "codes": verdict.codes,
                 "feedback": verdict.feedback()}
 
@@ -184,9 +186,10 @@ class MissionDesk:
 
     def _attempt(self, request: str | None, mission: str | None) -> Draft:
         if mission is None:
-            if not request or not request.strip():
+            if request is None:
                 raise SubmitError("a new mission needs its request (what the person asked)")
-            draft = Draft(f"m{secrets.token_hex(6)}", request.strip())
+            # the bounds every reader of a request keeps (empty, too long, a NUL)
+            draft = Draft(f"m{secrets.token_hex(6)}", check_request(request).strip())
             with self._lock:
                 self._drafts[draft.id] = draft
             return draft
