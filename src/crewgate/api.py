@@ -26,6 +26,7 @@ from crewgate.conditions import condition as condition_named
 from crewgate.gate import Gate, PlanVerdict
 from crewgate.journal import Journal
 from crewgate.orchestrator import MissionOptions, MissionResult, Orchestrator
+from crewgate.orchestrator.clearance import Clearance
 from crewgate.plan import parse_plan
 from crewgate.planners.base import Planner
 from crewgate.sim.faults import parse_faults
@@ -69,6 +70,7 @@ def run_mission(
     journal: Journal | str | Path | None = None, scenario: str | None = None,
     adapter: Adapter | None = None, mission_id: str | None = None,
     cancel: Callable[[], str | None] | None = None,
+    clearance: Clearance | None = None,
 ) -> MissionResult:
     """Plan, validate, execute and journal one mission: on the built-in simulator unless an
     ``adapter`` is given (e.g. :class:`crewgate.ros2.Ros2Adapter`; the caller closes it).
@@ -77,7 +79,8 @@ def run_mission(
     one replan; ``ro-prompt``: same context, verdicts recorded but not enforced).
     ``mission_id`` journals the mission under that id; ``cancel`` is asked before each step
     why the mission must stop (None: go on): the running step ends, nothing more is sent, and
-    the safe fallback runs.
+    the safe fallback runs. ``clearance`` is asked, once the plan is accepted, whether the
+    mission may go on (:mod:`crewgate.orchestrator.clearance`).
     """
     spec = _crew(crew)
     cond = condition_named(condition) if isinstance(condition, str) else condition
@@ -87,7 +90,7 @@ def run_mission(
     try:
         orch = Orchestrator(gate_for(spec), backend, jr, tick_s=backend.tick_s)
         return orch.run(request, planner, MissionOptions(cond, scenario, backend.meta(),
-                                                         mission_id, cancel))
+                                                         mission_id, cancel, clearance))
     finally:
         if own_journal:
             jr.close()

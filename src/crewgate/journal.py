@@ -38,6 +38,8 @@ class EventKind(StrEnum):
     HALT = "halt"  # no later step will be dispatched
     FALLBACK = "fallback"  # a step of the safe fallback: dispatched, skipped or refused
     MISSION_ENDED = "mission_ended"
+    APPROVAL = "approval"  # a human's decision asked for, given, or timed out
+    LEASE = "lease"  # the robots a mission waits for, and when it holds them
     NOTE = "note"  # anything else worth keeping
 
 _SCHEMA = """
@@ -76,9 +78,22 @@ CREATE TABLE IF NOT EXISTS approvals (
     decided_wall REAL,
     decided_by TEXT
 );
+CREATE TABLE IF NOT EXISTS access (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    wall REAL NOT NULL,
+    user TEXT,
+    role TEXT,
+    method TEXT NOT NULL,
+    path TEXT NOT NULL,
+    status INTEGER NOT NULL,
+    detail TEXT NOT NULL
+);
 """
+# columns added after the first release of a table: (table, column, declaration)
+_ADDED = (("approvals", "asked_by", "TEXT"), ("approvals", "mode", "TEXT"))
 
-APPROVED, DENIED, WITHDRAWN = "approved", "denied", "withdrawn"  # withdrawn: by who asked
+# withdrawn: by who asked; expired: nobody decided within the service's approval timeout
+APPROVED, DENIED, WITHDRAWN, EXPIRED = "approved", "denied", "withdrawn", "expired"
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,13 +105,15 @@ class Approval:
     request: str
     plan: dict[str, Any]
     asked_wall: float
-    decision: str | None  # None while it waits; "approved", "denied" or "withdrawn"
+    decision: str | None  # None while it waits; "approved", "denied", "withdrawn", "expired"
     decided_by: str | None
+    asked_by: str | None = None  # who submitted the mission
+    mode: str = "required"  # or "two_person": the approver must be someone else than asked_by
 
     def to_json(self) -> dict[str, Any]:
         return {"mission_id": self.mission_id, "crew": self.crew, "request": self.request,
                 "plan": self.plan, "asked_wall": self.asked_wall, "decision": self.decision,
-                "decided_by": self.decided_by}
+                "decided_by": self.decided_by, "asked_by": self.asked_by, "mode": self.mode}
 
 
 def default_journal_path() -> Path:
@@ -121,6 +138,7 @@ class Event:
     codes: tuple[str, ...] = ()
     detail: str = ""
     data: dict[str, Any] = field(default_factory=dict)
+    id: int = 0  # its place in the whole journal (a stream's cursor); 0 if not known
 
     def to_json(self) -> dict[str, Any]:
         return {"mission_id": self.mission_id, "seq": self.seq, "wall": self.wall, "t": self.t,
@@ -168,6 +186,10 @@ class Journal:
             self._db.execute("PRAGMA synchronous=FULL")  # a commit survives a power loss
             self._db.execute("PRAGMA foreign_keys=ON")
             self._db.executescript(_SCHEMA)
+            for table, column, declaration in _ADDED:
+                known = {r[1] for r in self._db.execute(f"PRAGMA table_info({table})")}
+                if column not in known:
+                    self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
         except sqlite3.Error as exc:
             raise UserError(f"cannot open journal {self.path!r}: {exc}; set CREWGATE_JOURNAL or "
                             "--journal to a writable SQLite file") from exc
@@ -200,7 +222,7 @@ class Journal:
                     row = self._db.execute(
                         "INSERT INTO events (mission_id, seq, wall, t, kind, step, robot, skill, "
                         "codes, detail, data) SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ?, "
-                        "?, ?, ?, ?, ? FROM events WHERE mission_id = ? RETURNING seq",
+                        "?, ?, ?, ?, ? FROM events WHERE mission_id = ? RETURNING seq, id",
                         (mission_id, wall, t, kind, step, robot, skill,
                          json.dumps(list(code_list)), detail, _dumps(payload), mission_id),
                     ).fetchone()
@@ -208,7 +230,7 @@ class Journal:
                 raise ValueError(f"mission {mission_id!r} was never started in journal "
                                  f"{self.path}; call start_mission first") from exc
             event = Event(mission_id, int(row[0]), wall, t, kind, step, robot, skill,
-                          code_list, detail, payload)
+                          code_list, detail, payload, int(row[1]))
         for listener in self._listeners:
             listener(event)
         return event
@@ -223,17 +245,26 @@ class Journal:
     # -- approvals (a human decides; the process that runs the mission polls) -------------------
 
     def ask_approval(self, mission_id: str, crew: str, request: str,
-                     plan: dict[str, Any]) -> None:
+                     plan: dict[str, Any], *, asked_by: str | None = None,
+                     mode: str = "required") -> None:
         with self._lock, self._db:
             self._db.execute(
-                "INSERT INTO approvals (mission_id, crew, request, plan, asked_wall) "
-                "VALUES (?, ?, ?, ?, ?)", (mission_id, crew, request, _dumps(plan), time.time()))
+                "INSERT INTO approvals (mission_id, crew, request, plan, asked_wall, asked_by, "
+                "mode) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (mission_id, crew, request, _dumps(plan), time.time(), asked_by, mode))
 
     def decide(self, mission_id: str, decision: str, by: str) -> Approval:
-        """Record an operator's decision on a waiting mission (once: a decided mission stays
-        decided). Raises UserError for an unknown or already decided mission."""
-        if decision not in (APPROVED, DENIED, WITHDRAWN):
+        """Record a decision on a waiting mission (once: a decided mission stays decided).
+        Raises UserError for an unknown or already decided mission, and for an approval of a
+        two-person mission by whoever submitted it."""
+        if decision not in (APPROVED, DENIED, WITHDRAWN, EXPIRED):
             raise UserError(f"decision must be {APPROVED!r} or {DENIED!r}, not {decision!r}")
+        if decision == APPROVED:
+            asked = self.approval(mission_id)
+            if asked is not None and asked.mode == "two_person" and asked.decision is None \
+                    and asked.asked_by == by:
+                raise UserError(f"mission {mission_id} needs two-person approval and {by} "
+                                "submitted it: another operator must approve it")
         with self._lock, self._db:
             cur = self._db.execute(
                 "UPDATE approvals SET decision = ?, decided_wall = ?, decided_by = ? "
@@ -253,8 +284,8 @@ class Journal:
     def approval(self, mission_id: str) -> Approval | None:
         with self._lock:
             row = self._db.execute(
-                "SELECT mission_id, crew, request, plan, asked_wall, decision, decided_by "
-                "FROM approvals WHERE mission_id = ?", (mission_id,)).fetchone()
+                f"SELECT {_APPROVAL_COLUMNS} FROM approvals WHERE mission_id = ?",
+                (mission_id,)).fetchone()
         return _approval(row) if row is not None else None
 
     def approvals(self, *, waiting: bool = False, limit: int = 50) -> list[Approval]:
@@ -262,8 +293,8 @@ class Journal:
         where = "WHERE decision IS NULL " if waiting else ""
         with self._lock:
             rows = self._db.execute(
-                "SELECT mission_id, crew, request, plan, asked_wall, decision, decided_by "
-                f"FROM approvals {where}ORDER BY asked_wall DESC LIMIT ?", (limit,)).fetchall()
+                f"SELECT {_APPROVAL_COLUMNS} FROM approvals {where}ORDER BY asked_wall DESC "
+                "LIMIT ?", (limit,)).fetchall()
         return [_approval(r) for r in rows]
 
     def resolve(self, prefix: str) -> str:
@@ -314,19 +345,61 @@ class Journal:
     def events(self, mission_id: str) -> list[Event]:
         with self._lock:
             rows = self._db.execute(
-                "SELECT mission_id, seq, wall, t, kind, step, robot, skill, codes, detail, data "
-                "FROM events WHERE mission_id = ? ORDER BY seq", (mission_id,)).fetchall()
-        return [Event(r[0], r[1], r[2], r[3], EventKind(r[4]), r[5], r[6], r[7],
-                      tuple(json.loads(r[8])),
-                      r[9], json.loads(r[10]) if r[10] else {}) for r in rows]
+                f"SELECT {_EVENT_COLUMNS} FROM events WHERE mission_id = ? ORDER BY seq",
+                (mission_id,)).fetchall()
+        return [_event(r) for r in rows]
+
+    def events_after(self, after: int, limit: int = 500) -> list[Event]:
+        """Every mission's events recorded after the event with id ``after``, oldest first
+        (at most ``limit``): a stream's next page."""
+        with self._lock:
+            rows = self._db.execute(
+                f"SELECT {_EVENT_COLUMNS} FROM events WHERE id > ? ORDER BY id LIMIT ?",
+                (after, limit)).fetchall()
+        return [_event(r) for r in rows]
+
+    def last_event_id(self) -> int:
+        with self._lock:
+            row = self._db.execute("SELECT COALESCE(MAX(id), 0) FROM events").fetchone()
+        return int(row[0])
+
+    # -- access (who called the service, and what it answered when it refused) -----------------
+
+    def record_access(self, user: str | None, role: str | None, method: str, path: str,
+                      status: int, detail: str) -> None:
+        with self._lock, self._db:
+            self._db.execute(
+                "INSERT INTO access (wall, user, role, method, path, status, detail) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (time.time(), user, role, method, path[:500], status, detail[:500]))
+
+    def access(self, limit: int = 50) -> list[dict[str, Any]]:
+        """The latest access records, newest first."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT wall, user, role, method, path, status, detail FROM access "
+                "ORDER BY id DESC LIMIT ?", (limit,)).fetchall()
+        return [{"wall": r[0], "user": r[1], "role": r[2], "method": r[3], "path": r[4],
+                 "status": r[5], "detail": r[6]} for r in rows]
 
     def close(self) -> None:
         with self._lock:
             self._db.close()
 
 
+_APPROVAL_COLUMNS = ("mission_id, crew, request, plan, asked_wall, decision, decided_by, "
+                     "asked_by, mode")
+_EVENT_COLUMNS = "mission_id, seq, wall, t, kind, step, robot, skill, codes, detail, data, id"
+
+
 def _approval(row: Sequence[Any]) -> Approval:
-    return Approval(row[0], row[1], row[2], json.loads(row[3]), row[4], row[5], row[6])
+    return Approval(row[0], row[1], row[2], json.loads(row[3]), row[4], row[5], row[6],
+                    row[7], row[8] or "required")
+
+
+def _event(r: Sequence[Any]) -> Event:
+    return Event(r[0], r[1], r[2], r[3], EventKind(r[4]), r[5], r[6], r[7],
+                 tuple(json.loads(r[8])), r[9], json.loads(r[10]) if r[10] else {}, r[11])
 
 
 def _mission(row: Sequence[Any]) -> MissionRecord:

@@ -309,7 +309,7 @@ def test_a_mission_waiting_for_approval_can_be_withdrawn(tmp_path: Path) -> None
     journal = tmp_path / "j.sqlite3"
     run(crew, journal, scenario)
     assert (seen["cancel"]["status"], seen["cancel"]["reason"]) == (
-        "cancelled", "withdrawn by the agent before approval")
+        "cancelled", "withdrawn by the MCP agent before approval")
     assert Journal(journal).approvals(waiting=True) == []  # the operator is not asked any more
     assert seen["again"]["error"].endswith("has already ended (cancelled)")
 

@@ -28,6 +28,7 @@ from crewgate.adapters.base import Adapter
 from crewgate.conditions import CONDITIONS, Condition
 from crewgate.gate import Gate, MissionGate
 from crewgate.journal import EventKind, Journal
+from crewgate.orchestrator.clearance import Clearance, clear
 from crewgate.orchestrator.dispatch import Dispatcher
 from crewgate.orchestrator.execution import execute
 from crewgate.orchestrator.planning import plan_mission
@@ -59,6 +60,9 @@ class MissionOptions:
     # why the mission must stop before its next step (an operator's or agent's cancel), or
     # None; unlike an e-stop, the running step ends and the safe fallback runs
     cancel: Callable[[], str | None] | None = None
+    # between the accepted plan and its first step: what must hold before anything moves (a
+    # human's approval, the robots' lease), or None (see crewgate.orchestrator.clearance)
+    clearance: Clearance | None = None
 
 
 class Orchestrator:
@@ -81,6 +85,8 @@ class Orchestrator:
             mission.begin(planner.name)
             try:
                 plan = plan_mission(mission, planner)
+                if plan is not None and mission.options.clearance is not None:
+                    plan = clear(mission, plan, mission.options.clearance)
                 if plan is not None:
                     execute(mission, plan)
             except BaseException as exc:

@@ -13,8 +13,11 @@ if TYPE_CHECKING:
     from crewgate.orchestrator.dispatch import StepOutcome
 
 # completed: ran to the end of the plan; refused: nothing moved; halted: stopped by a refusal, a
-# failure or an e-stop; crashed: an exception inside the mission; interrupted: SIGINT, SIGTERM
-Status = Literal["completed", "refused", "halted", "crashed", "interrupted"]
+# failure or an e-stop; crashed: an exception inside the mission; interrupted: SIGINT, SIGTERM;
+# denied: a human (or the approval timeout) rejected the accepted plan, nothing moved; cancelled:
+# withdrawn before its first step, nothing moved
+Status = Literal["completed", "refused", "halted", "crashed", "interrupted", "denied",
+                 "cancelled"]
 Stage = Literal["plan", "dispatch", "skip"]
 
 

@@ -1,19 +1,30 @@
-"""The mission desk: where an agent (an MCP client, later the operator service's API) hands
-crewgate plans or requests, and crewgate alone decides what moves.
+"""The mission desk: the service core. Agents (the MCP server), operators and API clients (the
+HTTP service) hand it requests or plans; crewgate alone decides what moves.
 
-One desk holds one crew, one open backend adapter (the robots' world persists from mission to
-mission), one journal and the attempts of each mission. The agent is the Mission Planner: it
-submits a plan, or asks the desk's own planner to write one; a refused plan comes back with the
-gate's problems (step, code, detail) and counts against the mission's attempts (1 + the `ro`
-condition's replans, as in the study); an accepted plan waits for an operator's approval where
-its workflow says ``approval: true`` (the agent cannot approve it), then runs through
-:func:`crewgate.api.run_mission`: the whole-plan gate again, per-dispatch authorization, the
-journal. Missions run one at a time on the adapter, each in a worker thread, so that status,
-cancel and e-stop answer while one runs.
+One desk holds one crew on one live backend (:class:`~crewgate.service.live.LiveCrew`: the
+robots' world persists from mission to mission), one journal, and the missions submitted to
+it. Each mission runs in its own worker thread as one orchestrator mission
+(:func:`crewgate.api.run_mission`), journaled from its submission on:
+
+1. **planning** — the desk's planner writes the plan (with one replan on a refusal, the `ro`
+   condition), or the client submits plans itself: a refused plan comes back with the gate's
+   problems and the client may submit one more (1 + the `ro` condition's replans, as in the
+   study);
+2. **clearance** — an accepted plan waits for a human's approval where its workflow (or the
+   service) requires it (``required``; ``two_person``: not by who submitted it), until a
+   decision or the approval timeout; then for the lease of its robots (missions on disjoint
+   robots run at the same time; a busy robot makes a mission wait in line, or refuses it when
+   the client asked not to wait); then the whole plan is checked again against the world as
+   it is now;
+3. **execution** — through a view of the backend that reaches only the leased robots, every
+   step authorized at its dispatch, as for any mission.
+
+Cancel, e-stop (crew-wide or one robot) and status answer at any time.
 """
 
 from __future__ import annotations
 
+import json
 import secrets
 import threading
 import time
@@ -25,60 +36,86 @@ from typing import Any, Literal
 from crewgate.adapters.base import Adapter
 from crewgate.api import gate_for, run_mission
 from crewgate.conditions import CONDITIONS
-from crewgate.errors import CrewgateError, UserError
+from crewgate.errors import CrewgateError, PlannerError, UserError
 from crewgate.gate import Gate
-from crewgate.journal import APPROVED, DENIED, WITHDRAWN, Journal
+from crewgate.journal import APPROVED, DENIED, EXPIRED, WITHDRAWN, EventKind, Journal
 from crewgate.limits import check_request
+from crewgate.orchestrator.clearance import Held
+from crewgate.orchestrator.mission import Mission
 from crewgate.orchestrator.result import MissionResult
 from crewgate.plan import Plan, parse_plan
-from crewgate.planners.base import Planner, PlanningRequest
-from crewgate.planners.scripted import ScriptedPlanner
+from crewgate.planners.base import Planner, PlannerOutput, PlanningRequest, Proposal
 from crewgate.render import plan_json_schema, render_context
+from crewgate.service.leases import Leases, RobotsBusy
+from crewgate.service.live import LiveCrew, MissionView
 from crewgate.spec import Crew
+from crewgate.spec.workflow import Approval
 
 RO = CONDITIONS["ro"]
 ATTEMPTS = RO.replans + 1  # the study's budget: a plan and one replan
 MAX_WAIT_S = 600.0
-POLL_S = 0.2  # how often a waiting mission looks for the operator's decision
-REFUSAL_WAIT_S = 5.0  # how long an answer waits to journal a final refusal itself
+CHECK_S = 30.0  # how long a submission waits at most for the gate's verdict on its plan
+POLL_S = 0.2  # how often a waiting mission looks in the journal for a decision made elsewhere
+RESUBMIT_S = 600.0  # how long a refused mission waits for the client's next plan
+APPROVAL_S = 900.0  # the default approval timeout: no decision by then rejects the plan
+APPROVAL_RANK: dict[str, int] = {"none": 0, "required": 1, "two_person": 2}
 
-State = Literal["refused", "awaiting_approval", "denied", "cancelled", "queued", "running",
-                "completed", "halted", "crashed", "interrupted"]
-ENDED = frozenset({"refused", "denied", "cancelled", "completed", "halted", "crashed",
-                   "interrupted"})
+State = Literal["planning", "refused", "awaiting_approval", "denied", "cancelled", "queued",
+                "running", "completed", "halted", "crashed", "interrupted"]
+ENDED = frozenset({"denied", "cancelled", "completed", "halted", "crashed", "interrupted"})
 
 
 class SubmitError(UserError):
     """A call the desk cannot take (an unknown mission, a spent budget, a closed mission)."""
 
 
+class Forbidden(SubmitError):
+    """A call the caller may not make (approving their own two-person mission)."""
+
+
 @dataclass
 class Draft:
-    """One mission as the desk keeps it: the request, the plans submitted, where it stands."""
+    """One mission as the desk keeps it: the request, who asked, the plans, where it stands."""
 
     id: str
     request: str
+    by: str  # who submitted it
+    planner: str  # "client" when the client writes the plans
+    wait_for_robots: bool = True
+    submitted: float = field(default_factory=time.time)
     plans: list[dict[str, Any] | str] = field(default_factory=list)
-    state: State = "refused"
+    state: State = "planning"
     feedback: list[dict[str, Any]] = field(default_factory=list)  # the last refusal's problems
     reason: str = ""
+    plan: Plan | None = None  # the accepted plan
+    robots: tuple[str, ...] = ()  # the robots its plan leases
+    approval: Approval = "none"
+    decisions: list[dict[str, Any]] = field(default_factory=list)  # who decided what, when
     result: MissionResult | None = None
-    cancel: str | None = None  # why the agent cancelled it while it ran
-    done: threading.Event = field(default_factory=threading.Event)
+    cancel: str | None = None  # why it must stop (a cancel while it waits or runs)
+    inbox: list[dict[str, Any] | str] = field(default_factory=list)  # the client's next plan
+    ended: bool = False  # the worker is done (refused for good, or ended)
 
 
 class MissionDesk:
-    def __init__(self, crew: Crew, adapter: Adapter, journal: Journal, *,
-                 planner: Planner | None = None, source: str = "agent") -> None:
-        self.crew, self.adapter, self.journal = crew, adapter, journal
+    def __init__(self, crew: Crew, robots: LiveCrew | Adapter, journal: Journal, *,
+                 planner: Planner | None = None, source: str = "agent",
+                 approval: Approval = "none", approval_timeout_s: float = APPROVAL_S) -> None:
+        self.crew, self.journal = crew, journal
+        self.live = robots if isinstance(robots, LiveCrew) else LiveCrew(robots, speed=None)
+        self.adapter = self.live.adapter
         self.gate: Gate = gate_for(crew)
         self.planner = planner
-        self.source = source  # who submits: journaled as the mission's planner
+        self.source = source  # who submits by default ("MCP agent")
+        self.approval: Approval = approval  # the service's minimum for every mission
+        self.approval_timeout_s = approval_timeout_s
         self.context = render_context(crew, RO.knowledge)
         self.plan_schema = plan_json_schema(crew, RO.knowledge)
+        self.leases = Leases()
         self._drafts: dict[str, Draft] = {}
-        self._lock = threading.Lock()  # the drafts
-        self._robots = threading.Lock()  # one mission at a time on the adapter
+        self._changed = threading.Condition()  # guards every draft's fields; notified on change
+        self._planning = threading.Lock()  # one planner call at a time (planners are not
+        # required to be thread-safe)
         self._closed = threading.Event()
 
     # -- reading ----------------------------------------------------------------------------------
@@ -87,226 +124,144 @@ class MissionDesk:
         """The whole-plan verdict against the world as it is now; nothing moves."""
         # the world has its own lock: a check never waits for a running mission
         verdict = self.gate.validate(parse_plan(_plain(plan)), check_request(request),
-                                     self.adapter.world)
+                                     self.live.world)
         return {"accepted": verdict.accepted, "codes": verdict.codes,
                 "feedback": verdict.feedback()}
 
     def robot_state(self) -> dict[str, Any]:
-        world = self.adapter.world
-        return {**world.to_json(), "estop": self.adapter.abort_reason()}
+        return {**self.live.world.to_json(), "estop": self.live.stop_reason()}
 
     def status(self, mission: str) -> dict[str, Any]:
-        draft = self._draft(mission)
-        self._poll_approval(draft)
-        return self._summary(draft)
+        return self.summary(self._draft(mission))
+
+    def missions(self) -> list[dict[str, Any]]:
+        """Every mission this desk holds, newest first."""
+        with self._changed:
+            drafts = sorted(self._drafts.values(), key=lambda d: d.submitted, reverse=True)
+        return [self.summary(d) for d in drafts]
+
+    def holds(self, mission: str) -> bool:
+        with self._changed:
+            return mission in self._drafts
 
     # -- acting -----------------------------------------------------------------------------------
 
     def submit(self, request: str | None, plan: Mapping[str, Any] | str | None = None,
-               mission: str | None = None, wait_s: float = 30.0) -> dict[str, Any]:
-        """Check a plan (the agent's, or the desk planner's when ``plan`` is None) for a new
-        mission or another attempt of a refused one; run it if accepted and approved, waiting
-        up to ``wait_s`` for it to end."""
-        draft = self._attempt(request, mission)
-        written = _plain(plan) if plan is not None else self._planned(draft)
-        parsed = parse_plan(written)
-        # against the world as it is now (a running mission's robots move on: the gate checks
-        # the plan again when its mission starts, and every step at its dispatch)
-        verdict = self.gate.validate(parsed, draft.request, self.adapter.world)
-        draft.plans.append(written)
-        if not verdict.accepted:
-            draft.feedback = verdict.feedback()
-            left = ATTEMPTS - len(draft.plans)
-            draft.reason = ("the gate refused the plan; fix what the feedback names and submit "
-                            f"again with mission={draft.id!r} ({left} attempt{_s(left)} left)"
-                            if left else "the gate refused the plan, and the mission has no "
-                            "attempt left: nothing moved")
-            if not left:
-                self._journal_refusal(draft)
-            return self._summary(draft)
-        draft.feedback = []
-        assert isinstance(parsed, Plan)
-        wf = self.crew.workflows.get(parsed.workflow or "")
-        if wf is not None and wf.approval:
-            draft.state = "awaiting_approval"
-            draft.reason = (f"workflow {parsed.workflow!r} needs an operator's approval: "
-                            f"`crewgate approve {draft.id}` (or --deny); the agent cannot "
-                            "approve it")
-            self.journal.ask_approval(draft.id, self.crew.name, draft.request, parsed.to_json())
-            return self._summary(draft)
-        self._launch(draft)
-        return self._wait(draft, wait_s)
+               mission: str | None = None, wait_s: float = 30.0, *, by: str | None = None,
+               wait_for_robots: bool = True) -> dict[str, Any]:
+        """A new mission (``request``; with the client's ``plan``, else the desk planner
+        writes it) or the client's next plan for a refused one (``mission``); waits up to
+        ``wait_s`` until it needs the client again or ends."""
+        if mission is None:
+            draft = self._new(request, plan is None, by or self.source, wait_for_robots)
+            if plan is not None:
+                draft.inbox.append(_plain(plan))
+            threading.Thread(target=self._work, args=(draft,), name=f"mission-{draft.id}",
+                             daemon=True).start()
+        else:
+            if plan is None:
+                raise SubmitError("another attempt needs its plan (or leave out mission to "
+                                  "start a new mission)")
+            draft = self._again(request, mission)
+            with self._changed:
+                draft.inbox.append(_plain(plan))
+                draft.state = "planning"
+                self._changed.notify_all()
+        if plan is not None:  # the client's plan is checked before the answer, whatever wait_s
+            deadline = time.monotonic() + CHECK_S
+            with self._changed:
+                while draft.state == "planning" and not draft.ended and \
+                        time.monotonic() < deadline:
+                    self._changed.wait(POLL_S)
+        return self.wait(draft.id, wait_s, settle=True)
 
-    def wait(self, mission: str, wait_s: float) -> dict[str, Any]:
+    def wait(self, mission: str, wait_s: float, *, settle: bool = False) -> dict[str, Any]:
+        """The mission's summary once it ends (or, with ``settle``, once it needs someone:
+        a refused plan, an approval), or after ``wait_s``."""
         draft = self._draft(mission)
-        self._poll_approval(draft)
-        return self._wait(draft, wait_s)
+        deadline = time.monotonic() + min(max(wait_s, 0.0), MAX_WAIT_S)
+        with self._changed:
+            while not self._settled(draft, settle):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    break
+                self._changed.wait(min(left, POLL_S))
+        return self.summary(draft)
 
-    def cancel(self, mission: str) -> dict[str, Any]:
-        """Withdraw a mission that waits, or stop a running one before its next step (the
-        running step ends; the safe fallback runs)."""
+    def decide(self, mission: str, approve: bool, *, by: str) -> dict[str, Any]:
+        """An operator's decision on a mission that waits for approval (journaled: who, when).
+        Two-person approval: whoever submitted it cannot approve it."""
         draft = self._draft(mission)
-        with self._lock:
-            if draft.state in ENDED:
+        with self._changed:
+            if draft.state != "awaiting_approval":
+                raise SubmitError(f"mission {draft.id} is {draft.state}, not awaiting approval")
+        try:
+            self.journal.decide(draft.id, APPROVED if approve else DENIED, by=by)
+        except UserError as exc:
+            if draft.approval == "two_person" and by == draft.by and approve:
+                raise Forbidden(str(exc)) from exc
+            raise SubmitError(str(exc)) from exc
+        with self._changed:
+            self._changed.notify_all()
+        return self.wait(draft.id, 2.0, settle=True)
+
+    def cancel(self, mission: str, *, by: str | None = None) -> dict[str, Any]:
+        """Withdraw a mission that has not moved yet, or stop a running one before its next
+        step (the running step ends; the safe fallback runs)."""
+        draft = self._draft(mission)
+        who = by or f"the {self.source}"
+        with self._changed:
+            if draft.ended or draft.state in ENDED:
                 raise SubmitError(f"mission {draft.id} has already ended ({draft.state})")
-            if draft.state == "awaiting_approval":
-                draft.state, draft.reason = "cancelled", "withdrawn by the agent before approval"
-                draft.done.set()
-                withdraw = True
-            else:
-                withdraw = False
-                draft.cancel = "cancelled by the agent"
-        if withdraw:  # the operator's list must not offer it any more; if the operator decided
-            # meanwhile, that decision stands in the journal
+            waiting = draft.state == "awaiting_approval"
+            draft.cancel = (f"withdrawn by {who} before approval" if waiting
+                            else f"cancelled by {who}")
+            self._changed.notify_all()
+        if waiting:  # the operators' list must not offer it any more (a decision made
+            # meanwhile stands in the journal)
             with suppress(UserError):
-                self.journal.decide(draft.id, WITHDRAWN, by=f"the {self.source}")
-        return self._wait(draft, 10.0)
+                self.journal.decide(draft.id, WITHDRAWN, by=who)
+        return self.wait(draft.id, 10.0)
 
-    def estop(self, *, release: bool = False) -> dict[str, Any]:
-        """Engage (or release) the e-stop: the running mission cancels its step and sends
-        nothing more; every later mission is refused at dispatch until released. On the
-        simulator the robots then run their own safe stop (the drone lands)."""
+    def estop(self, *, release: bool = False, robot: str | None = None,
+              by: str | None = None) -> dict[str, Any]:
+        """Engage (or release) the e-stop, for the crew or one robot: missions on the stopped
+        robots halt at once and send nothing more; the simulated robots run their own safe
+        stop (the drone lands). Later missions on them are held until released."""
         if release:
-            self.adapter.release_stop()
-            return {"estop": None}
-        self.adapter.engage_stop(f"e-stop engaged by the {self.source}")
-        with self._robots:  # after the running mission has halted
-            stopped = self.adapter.safe_stop()
-        return {"estop": self.adapter.abort_reason(), "safe_stop": stopped}
+            self.live.release_stop(robot)
+            return {"estop": self.live.stop_reason(), **({"robot": robot} if robot else {})}
+        why = f"e-stop engaged by {by or f'the {self.source}'}" + (f" for {robot}" if robot
+                                                                   else "")
+        started = self.live.engage_stop(why, robot)
+        return {"estop": self.live.stop_reason([robot] if robot else None), "safe_stop": started}
 
     def close(self) -> None:
+        """Stop taking missions; cancel those that wait or run, and wait for them to end."""
         self._closed.set()
-        for draft in list(self._drafts.values()):
-            with self._lock:
-                if draft.state in ("running", "queued"):
+        with self._changed:
+            drafts = list(self._drafts.values())
+            for draft in drafts:
+                if not draft.ended and draft.cancel is None:
                     draft.cancel = "the server is shutting down"
-            draft.done.wait(30.0)
+            self._changed.notify_all()
+        deadline = time.monotonic() + 30.0
+        with self._changed:
+            while any(not d.ended for d in drafts) and time.monotonic() < deadline:
+                self._changed.wait(POLL_S)
 
-    # -- inside -----------------------------------------------------------------------------------
+    # -- the summary every client reads -------------------------------------------------------
 
-    def _attempt(self, request: str | None, mission: str | None) -> Draft:
-        if mission is None:
-            if request is None:
-                raise SubmitError("a new mission needs its request (what the person asked)")
-            # the bounds every reader of a request keeps (empty, too long, a NUL)
-            draft = Draft(f"m{secrets.token_hex(6)}", check_request(request).strip())
-            with self._lock:
-                self._drafts[draft.id] = draft
-            return draft
-        draft = self._draft(mission)
-        if request is not None and request.strip() != draft.request:
-            raise SubmitError(f"mission {draft.id} is for the request {draft.request!r}; a new "
-                              "request is a new mission (leave out mission)")
-        if draft.state != "refused" or not draft.plans:
-            raise SubmitError(f"mission {draft.id} is {draft.state}: only a refused plan can be "
-                              "submitted again")
-        if len(draft.plans) >= ATTEMPTS:
-            raise SubmitError(f"mission {draft.id} has used its {ATTEMPTS} attempts; nothing "
-                              "moved. Start a new mission if the request still stands")
-        return draft
-
-    def _draft(self, mission: str) -> Draft:
-        with self._lock:
-            draft = self._drafts.get(mission)
-        if draft is None:
-            known = ", ".join(list(self._drafts)[-5:]) or "none yet"
-            raise SubmitError(f"no mission {mission!r} on this server (latest: {known})")
-        return draft
-
-    def _planned(self, draft: Draft) -> dict[str, Any] | str:
-        """The desk planner's proposal for the request (with the last refusal's feedback)."""
-        if self.planner is None:
-            raise SubmitError("this server has no planner: submit a plan")
-        ask = PlanningRequest(draft.request, self.crew, self.context, self.plan_schema, RO.name,
-                              len(draft.plans) + 1, tuple(draft.feedback))
-        out = self.planner.plan(ask)
-        return out.plan.to_json() if isinstance(out.plan, Plan) else out.raw
-
-    def _launch(self, draft: Draft) -> None:
-        draft.state = "queued"
-        threading.Thread(target=self._run, args=(draft,), name=f"mission-{draft.id}",
-                         daemon=True).start()
-
-    def _run(self, draft: Draft) -> None:
-        try:
-            with self._robots:
-                with self._lock:
-                    if draft.cancel is not None:  # cancelled while queued: nothing moved
-                        draft.state, draft.reason = "cancelled", draft.cancel
-                        return
-                    draft.state = "running"
-                result = run_mission(self.crew, draft.request, ScriptedPlanner(draft.plans),
-                                     journal=self.journal, adapter=self.adapter,
-                                     mission_id=draft.id, cancel=lambda: draft.cancel)
-            with self._lock:
-                draft.result, draft.state = result, result.status
-                draft.reason = result.reason
-        except CrewgateError as exc:
-            draft.state, draft.reason = "crashed", f"{type(exc).__name__}: {exc}"
-        finally:
-            draft.done.set()
-
-    def _poll_approval(self, draft: Draft) -> None:
-        """Start an approved mission; end a denied one (the decision is the operator's, in
-        the journal)."""
-        if draft.state != "awaiting_approval":
-            return
-        approval = self.journal.approval(draft.id)
-        if approval is None or approval.decision is None:
-            return
-        with self._lock:
-            if draft.state != "awaiting_approval":
-                return
-            if approval.decision == DENIED:
-                draft.state = "denied"
-                draft.reason = f"denied by {approval.decided_by}: nothing moved"
-                draft.done.set()
-                return
-        if approval.decision == APPROVED:
-            self._launch(draft)
-
-    def _wait(self, draft: Draft, wait_s: float) -> dict[str, Any]:
-        deadline = time.monotonic() + min(max(wait_s, 0.0), MAX_WAIT_S)
-        while not draft.done.is_set() and time.monotonic() < deadline:
-            if draft.state == "awaiting_approval":
-                self._poll_approval(draft)
-            draft.done.wait(POLL_S)
-        return self._summary(draft)
-
-    def _journal_refusal(self, draft: Draft) -> None:
-        """A mission refused for good goes into the journal like any other: the orchestrator
-        refuses the same plans again (nothing moves) and records every attempt. It uses the
-        adapter's mission hooks, so it waits for a running mission: a moment here, else in the
-        background (the answer then has no journal record yet)."""
-        draft.state = "refused"
-
-        def journal() -> None:
-            try:
-                draft.result = run_mission(self.crew, draft.request,
-                                           ScriptedPlanner(draft.plans), journal=self.journal,
-                                           adapter=self.adapter, mission_id=draft.id)
-            finally:
-                self._robots.release()
-                draft.done.set()
-
-        if self._robots.acquire(timeout=REFUSAL_WAIT_S):
-            journal()
-        else:
-            def later() -> None:
-                self._robots.acquire()
-                journal()
-
-            threading.Thread(target=later, name=f"refusal-{draft.id}", daemon=True).start()
-
-    def _summary(self, draft: Draft) -> dict[str, Any]:
-        out: dict[str, Any] = {"mission": draft.id, "status": draft.state,
-                               "attempts": len(draft.plans), "attempts_left":
-                               ATTEMPTS - len(draft.plans) if draft.state == "refused" and
-                               draft.result is None else 0,
-                               "reason": draft.reason}
-        if draft.feedback:
-            out["feedback"] = draft.feedback
-        result = draft.result
+    def summary(self, draft: Draft) -> dict[str, Any]:
+        with self._changed:
+            state, result = draft.state, draft.result
+            out: dict[str, Any] = {
+                "mission": draft.id, "status": state, "attempts": len(draft.plans),
+                "attempts_left": ATTEMPTS - len(draft.plans)
+                if state == "refused" and not draft.ended else 0,
+                "reason": draft.reason}
+            if draft.feedback:
+                out["feedback"] = list(draft.feedback)
         if result is not None:
             out["codes"] = result.codes
             out["refusals"] = [{"stage": r.stage, "index": r.index, "problems": [
@@ -317,13 +272,268 @@ class MissionDesk:
             out["trace"] = f"crewgate trace {result.mission_id}"
         return out
 
+    def detail(self, mission: str) -> dict[str, Any]:
+        """Everything a console shows of one mission: the summary, who submitted it, its
+        plans with each step's verdict and reason, the approvals, the leased robots."""
+        draft = self._draft(mission)
+        out = self.summary(draft)
+        with self._changed:
+            out.update(request=draft.request, submitted_by=draft.by, planner=draft.planner,
+                       submitted_wall=draft.submitted, approval=draft.approval,
+                       decisions=list(draft.decisions), robots=list(draft.robots),
+                       plan=draft.plan.to_json() if draft.plan is not None else None)
+            plans = list(draft.plans)
+        out["attempt_plans"] = [p if isinstance(p, dict) else {"raw": p} for p in plans]
+        # each attempt's whole-plan verdict, with every step's codes and reasons
+        out["verdicts"] = [e.data for e in self.journal.events(draft.id)
+                           if e.kind == EventKind.VERDICT]
+        return out
+
+    # -- inside -----------------------------------------------------------------------------------
+
+    def _new(self, request: str | None, planned: bool, by: str,
+             wait_for_robots: bool) -> Draft:
+        if self._closed.is_set():
+            raise SubmitError("the server is shutting down: no new mission")
+        if request is None:
+            raise SubmitError("a new mission needs its request (what the person asked)")
+        if planned and self.planner is None:
+            raise SubmitError("this server has no planner: submit a plan")
+        # the bounds every reader of a request keeps (empty, too long, a NUL)
+        text = check_request(request).strip()
+        name = self.planner.name if planned and self.planner is not None else "client"
+        draft = Draft(f"m{secrets.token_hex(6)}", text, by, name, wait_for_robots)
+        with self._changed:
+            self._drafts[draft.id] = draft
+        return draft
+
+    def _again(self, request: str | None, mission: str) -> Draft:
+        draft = self._draft(mission)
+        if request is not None and request.strip() != draft.request:
+            raise SubmitError(f"mission {draft.id} is for the request {draft.request!r}; a new "
+                              "request is a new mission (leave out mission)")
+        with self._changed:
+            if draft.planner != "client":
+                raise SubmitError(f"mission {draft.id} is planned by the server's "
+                                  f"{draft.planner} planner: it replans by itself")
+            if len(draft.plans) >= ATTEMPTS:
+                raise SubmitError(f"mission {draft.id} has used its {ATTEMPTS} attempts; "
+                                  "nothing moved. Start a new mission if the request still "
+                                  "stands")
+            if draft.state != "refused" or draft.ended or draft.inbox:
+                raise SubmitError(f"mission {draft.id} is {draft.state}: only a refused plan "
+                                  "can be submitted again")
+        return draft
+
+    def _draft(self, mission: str) -> Draft:
+        with self._changed:
+            draft = self._drafts.get(mission)
+            known = ", ".join(list(self._drafts)[-5:]) or "none yet"
+        if draft is None:
+            raise SubmitError(f"no mission {mission!r} on this server (latest: {known})")
+        return draft
+
+    def _settled(self, draft: Draft, settle: bool) -> bool:
+        if draft.ended:
+            return True
+        if not settle:
+            return False
+        return draft.state == "awaiting_approval" or (
+            draft.state == "refused" and not draft.inbox)
+
+    def _set(self, draft: Draft, state: State, reason: str | None = None) -> None:
+        with self._changed:
+            draft.state = state
+            if reason is not None:
+                draft.reason = reason
+            self._changed.notify_all()
+
+    def _work(self, draft: Draft) -> None:
+        """The mission's worker: one orchestrator mission, planning to its end."""
+        planner: Planner = (_Planned(self, draft) if draft.planner != "client"
+                            else _Mailbox(self, draft))
+        view = self.live.view(draft.id, ())
+        try:
+            result = run_mission(self.crew, draft.request, planner, journal=self.journal,
+                                 adapter=view, mission_id=draft.id,
+                                 cancel=lambda: draft.cancel,
+                                 clearance=lambda m, p: self._clear(draft, view, m, p))
+            with self._changed:
+                draft.result = result
+                draft.state = result.status
+                draft.reason = result.reason or draft.reason
+                if result.status == "refused":
+                    last = result.attempts[-1].verdict if result.attempts else None
+                    draft.feedback = last.feedback() if last is not None else []
+                    if not draft.reason or draft.reason.startswith("the plan was refused"):
+                        draft.reason = ("the gate refused the plan, and the mission has no "
+                                        "attempt left: nothing moved")
+        except CrewgateError as exc:
+            self._set(draft, "crashed", f"{type(exc).__name__}: {exc}")
+        finally:
+            self.leases.release(draft.id)
+            with self._changed:
+                draft.ended = True
+                self._changed.notify_all()
+
+    def _clear(self, draft: Draft, view: MissionView, mission: Mission, plan: Plan) -> Held | None:
+        """Between the accepted plan and its first step: the approval, then the lease."""
+        robots = tuple(dict.fromkeys(s.robot for s in plan.steps if s.robot in self.crew.robots))
+        wf = self.crew.workflows.get(plan.workflow or "")
+        needs: Approval = wf.approval if wf is not None else "none"
+        if APPROVAL_RANK[self.approval] > APPROVAL_RANK[needs]:
+            needs = self.approval
+        with self._changed:
+            draft.plan, draft.robots, draft.approval = plan, robots, needs
+            draft.feedback = []
+        if needs != "none":
+            held = self._approval(draft, mission, plan, needs)
+            if held is not None:
+                return held
+        return self._lease(draft, view, mission, robots)
+
+    def _approval(self, draft: Draft, mission: Mission, plan: Plan,
+                  needs: str) -> Held | None:
+        what = "two-person approval" if needs == "two_person" else "an operator's approval"
+        whom = "approve" if needs != "two_person" else f"approve (not {draft.by})"
+        self._set(draft, "awaiting_approval",
+                  f"workflow {plan.workflow!r} needs {what}: `crewgate approve {draft.id}` "
+                  f"(or --deny), or {whom} in the console; the {self.source} cannot approve "
+                  "it" if self.approval == "none" else
+                  f"this service needs {what} for every mission: {whom} it in the console or "
+                  f"with `crewgate approve {draft.id}`")
+        self.journal.ask_approval(draft.id, self.crew.name, draft.request, plan.to_json(),
+                                  asked_by=draft.by, mode=needs)
+        mission.event(EventKind.APPROVAL, detail=f"asked: {what}",
+                      data={"asked_by": draft.by, "mode": needs,
+                            "timeout_s": self.approval_timeout_s})
+        deadline = time.monotonic() + self.approval_timeout_s
+        while True:
+            decided = self.journal.approval(draft.id)
+            if decided is not None and decided.decision is not None:
+                break
+            if draft.cancel is not None:
+                decided = None
+                break
+            if time.monotonic() >= deadline:
+                try:
+                    self.journal.decide(draft.id, EXPIRED, by="the approval timeout")
+                except UserError:
+                    continue  # someone decided at the last moment: read it
+                decided = self.journal.approval(draft.id)
+                break
+            with self._changed:
+                self._changed.wait(POLL_S)
+        if decided is None or decided.decision == WITHDRAWN:
+            why = draft.cancel or "withdrawn before approval"
+            mission.event(EventKind.APPROVAL, detail=f"withdrawn: {why}")
+            return Held("cancelled", why)
+        entry = {"decision": decided.decision, "by": decided.decided_by, "wall": time.time()}
+        with self._changed:
+            draft.decisions.append(entry)
+        mission.event(EventKind.APPROVAL, detail=f"{decided.decision} by {decided.decided_by}",
+                      data=entry)
+        if decided.decision == APPROVED:
+            return None
+        if decided.decision == EXPIRED:
+            return Held("denied", f"no decision within {self.approval_timeout_s:g} s: rejected "
+                        "by the approval timeout; nothing moved")
+        return Held("denied", f"denied by {decided.decided_by}: nothing moved")
+
+    def _lease(self, draft: Draft, view: MissionView, mission: Mission,
+               robots: tuple[str, ...]) -> Held | None:
+        busy = self.leases.busy(robots)
+        if busy:
+            holders = ", ".join(f"{r} (mission {m})" for r, m in sorted(busy.items()))
+            if not draft.wait_for_robots:
+                reason = f"robots_busy: {holders} are leased to other missions; nothing moved"
+                mission.event(EventKind.LEASE, detail=reason, data={"busy": busy})
+                return Held("cancelled", reason)
+            self._set(draft, "queued", f"waiting for {holders}")
+            mission.event(EventKind.LEASE, detail=f"waiting for {holders}",
+                          data={"robots": list(robots), "busy": busy})
+        else:
+            self._set(draft, "queued", "")
+        try:
+            got = self.leases.acquire(draft.id, robots, wait=draft.wait_for_robots,
+                                      give_up=lambda: draft.cancel is not None)
+        except RobotsBusy as exc:  # taken between the look and the lease
+            reason = f"robots_busy: {exc}; nothing moved"
+            mission.event(EventKind.LEASE, detail=reason, data={"busy": exc.holders})
+            return Held("cancelled", reason)
+        if not got:
+            return Held("cancelled", draft.cancel or "cancelled while it waited for its robots")
+        view.robots = frozenset(robots)
+        mission.event(EventKind.LEASE, detail=f"leased {', '.join(robots)}",
+                      data={"robots": list(robots)})
+        self._set(draft, "running", "")
+        return None
+
+
+class _Planned(Planner):
+    """The desk planner, for one mission: planner calls one at a time, the attempts kept."""
+
+    def __init__(self, desk: MissionDesk, draft: Draft) -> None:
+        assert desk.planner is not None
+        self.desk, self.draft, self.inner = desk, draft, desk.planner
+        self.name = self.inner.name
+
+    def plan(self, request: PlanningRequest) -> PlannerOutput:
+        if request.attempt > 1:
+            with self.desk._changed:
+                self.draft.feedback = [dict(f) for f in request.feedback]
+        with self.desk._planning:
+            out = self.inner.plan(request)
+        with self.desk._changed:
+            self.draft.plans.append(out.plan.to_json() if isinstance(out.plan, Plan)
+                                    else out.raw)
+            self.desk._changed.notify_all()
+        return out
+
+    def _propose(self, request: PlanningRequest) -> Proposal:  # pragma: no cover - plan()
+        raise NotImplementedError
+
+
+class _Mailbox(Planner):
+    """The client's plans, for one mission: the first comes with the submission; after a
+    refusal the mission waits for the client's next one (or gives up)."""
+
+    name = "client"
+
+    def __init__(self, desk: MissionDesk, draft: Draft) -> None:
+        self.desk, self.draft = desk, draft
+
+    def _propose(self, request: PlanningRequest) -> Proposal:
+        desk, draft = self.desk, self.draft
+        with desk._changed:
+            if request.attempt > 1:
+                left = ATTEMPTS - len(draft.plans)
+                draft.feedback = [dict(f) for f in request.feedback]
+                draft.state = "refused"
+                draft.reason = (f"the gate refused the plan; fix what the feedback names and "
+                                f"submit again with mission={draft.id!r} ({left} attempt"
+                                f"{'' if left == 1 else 's'} left)")
+                desk._changed.notify_all()
+            deadline = time.monotonic() + RESUBMIT_S
+            while not draft.inbox:
+                if draft.cancel is not None:
+                    raise PlannerError(f"no further plan: {draft.cancel}")
+                if time.monotonic() >= deadline:
+                    raise PlannerError(f"no further plan came within {RESUBMIT_S:g} s")
+                desk._changed.wait(POLL_S)
+            written = draft.inbox.pop(0)
+            draft.plans.append(written)
+            draft.state = "planning"
+        return Proposal(written if isinstance(written, str) else _json(written),
+                        parse_plan(written))
+
+
+def _json(plan: dict[str, Any]) -> str:
+    return json.dumps(plan)
+
 
 def _plain(plan: Mapping[str, Any] | str) -> dict[str, Any] | str:
     return plan if isinstance(plan, str) else dict(plan)
 
 
-def _s(n: int) -> str:
-    return "" if n == 1 else "s"
-
-
-__all__ = ["ATTEMPTS", "MissionDesk", "SubmitError"]
+__all__ = ["ATTEMPTS", "Forbidden", "MissionDesk", "SubmitError"]

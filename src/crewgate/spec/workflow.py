@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import Field, field_validator, model_validator
 
@@ -21,6 +21,8 @@ from crewgate.spec.cardinality import Cardinality, CardinalityField
 from crewgate.spec.contracts import workflow_problems
 from crewgate.spec.params import CrewContext
 from crewgate.text.request import RequestFacts
+
+Approval = Literal["none", "required", "two_person"]
 
 if TYPE_CHECKING:
     from crewgate.spec.robots import Skill
@@ -177,13 +179,23 @@ class Workflow(SpecModel, Rule):
         "unavailable is skipped and journaled, and the other steps still run, so that an "
         "emergency stop stops what it can.",
     )
-    approval: bool = Field(
-        False,
-        description="A human operator must approve each mission of this workflow that an agent "
-        "submits (`crewgate mcp`) before anything moves: the mission waits as "
-        "`awaiting_approval` until `crewgate approve MISSION` (or `--deny`). An operator's own "
-        "`crewgate run` is its own approval.",
+    approval: Approval = Field(
+        "none",
+        description="Whether a human must approve a mission of this workflow before anything "
+        "moves: `none`; `required` (an operator approves each mission an agent or a service "
+        "client submits: it waits as `awaiting_approval` until `crewgate approve MISSION`, the "
+        "service's console or API); `two_person` (as `required`, and the approver must be "
+        "another person than who submitted it). `true` and `false` mean `required` and `none`. "
+        "Approval never overrides the gate: an approved plan is still authorized step by step "
+        "at dispatch. An operator's own `crewgate run` is its own approval.",
     )
+
+    @field_validator("approval", mode="before")
+    @classmethod
+    def _approval_flag(cls, value: object) -> object:
+        if isinstance(value, bool):
+            return "required" if value else "none"
+        return value
 
     @model_validator(mode="after")
     def _check(self) -> Workflow:

@@ -1,0 +1,273 @@
+"""The service's robots: one backend adapter that lives as long as the service, shared by the
+missions that run on it at the same time, each through a view that can reach only the robots
+its plan leased.
+
+On the built-in simulator the service owns the one clock: a thread steps the simulated world
+on the wall clock (``speed`` simulated seconds per second, so people can watch it), whether a
+mission runs or not, and every hook runs under one lock. A mission's ``wait`` waits for that
+clock instead of stepping it. Unpaced (``speed=None``: an agent's desk, tests), the world moves
+only while a mission waits, as fast as it computes: the waiting mission steps the one clock
+under the lock. On ROS 2 the robots keep their own time and the adapter is
+already safe to call from several threads.
+
+E-stops are the service's: for the whole crew or for one robot. A stopped robot's running
+action is cancelled and the robot runs its own safe stop (on the simulator: the crew's fallback
+steps for it, such as landing; on ROS 2 the nodes stop themselves on the e-stop topic); every
+mission leasing it halts and sends nothing more.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections.abc import Collection
+from typing import Any
+
+from crewgate.adapters.base import Adapter
+from crewgate.adapters.sim import SimAdapter
+from crewgate.commands import Command, Progress
+from crewgate.errors import AdapterError, UserError
+from crewgate.sim.safestop import SafeStop
+from crewgate.spec import Crew
+from crewgate.world import World
+
+MAX_SPEED = 100.0
+CATCH_UP_S = 0.5  # a clock more than this far behind (a paused process) skips ahead
+
+
+class LiveCrew:
+    """The one backend of a service: the robots' world, their clock, their e-stops."""
+
+    def __init__(self, adapter: Adapter, *, speed: float | None = 1.0) -> None:
+        if speed is not None and (not math.isfinite(speed) or not 0 < speed <= MAX_SPEED):
+            raise UserError(f"--speed must be a number above 0 and at most {MAX_SPEED:g} (how "
+                            f"many simulated seconds pass per second), not {speed!r}")
+        self.adapter = adapter
+        self.crew: Crew = adapter.world.crew
+        self.world: World = adapter.world
+        self.speed = speed
+        self.lock = threading.RLock()  # the adapter's hooks, and the simulator's step
+        self._ticked = threading.Condition(self.lock)
+        self._crew_stop: str | None = None
+        self._robot_stops: dict[str, str] = {}
+        self._stops: list[SafeStop] = []  # the simulated robots' own stops, while they run
+        self._stop_log: list[str] = []
+        self._missions = 0  # running missions: the backend hears of the first and the last
+        self._closed = threading.Event()
+        self._clock: threading.Thread | None = None
+        self.sim = adapter.sim if isinstance(adapter, SimAdapter) else None
+        if self.sim is not None and speed is not None:
+            self.sim.speed = speed
+            self._clock = threading.Thread(target=self._run_clock, name="crewgate-clock",
+                                           daemon=True)
+            self._clock.start()
+
+    # -- the clock (simulator only) ---------------------------------------------------------------
+
+    def _run_clock(self) -> None:
+        sim, speed = self.sim, self.speed
+        assert sim is not None
+        assert speed is not None
+        period = sim.dt / speed  # wall seconds per simulated step
+        anchor_wall, anchor_t = time.monotonic(), sim.t
+        while not self._closed.is_set():
+            target = anchor_t + (time.monotonic() - anchor_wall) * speed
+            if target - sim.t > CATCH_UP_S * speed:  # behind: skip ahead, do not race
+                anchor_wall, anchor_t = time.monotonic(), sim.t
+                target = sim.t + sim.dt
+            with self._ticked:
+                while sim.t + sim.dt / 2 < target:
+                    self._step()
+                self._ticked.notify_all()
+            self._closed.wait(min(max(period, 0.005), 0.05))
+
+    def _step(self) -> None:
+        assert self.sim is not None
+        self.sim.step()
+        for stop in self._stops:
+            stop.follow()
+        self._stops = [s for s in self._stops if s.running]
+
+    def wait(self, seconds: float) -> None:
+        """Let ``seconds`` of backend time pass: the simulator's clock thread steps it; a real
+        backend sleeps."""
+        if self.sim is None:
+            self.adapter.wait(seconds)
+            return
+        if self._clock is None:  # unpaced: the waiting mission steps the clock
+            with self.lock:
+                for _ in range(max(1, round(seconds / self.sim.dt))):
+                    self._step()
+            return
+        with self._ticked:
+            target = self.sim.t + seconds - self.sim.dt / 2
+            while self.sim.t < target and not self._closed.is_set():
+                self._ticked.wait(1.0)
+
+    def now(self) -> float:
+        return self.adapter.now()
+
+    # -- e-stops ----------------------------------------------------------------------------------
+
+    def stop_reason(self, robots: Collection[str] | None = None) -> str | None:
+        """Why motion must stop for a mission on ``robots`` (None: the crew-wide stops)."""
+        crew_wide = self._crew_stop or self.adapter.abort_reason()
+        if crew_wide is not None:
+            return crew_wide
+        for robot in robots or ():
+            why = self._robot_stops.get(robot)
+            if why is not None:
+                return why
+        return None
+
+    def stops(self) -> dict[str, Any]:
+        return {"crew": self._crew_stop or self.adapter.abort_reason(),
+                "robots": dict(self._robot_stops)}
+
+    def engage_stop(self, why: str, robot: str | None = None) -> list[str]:
+        """Engage the e-stop (the crew's, or one robot's): missions leasing the stopped robots
+        halt at once; the simulated robots cancel what they run and run their own safe stop.
+        The safe-stop steps started, as ROBOT.SKILL."""
+        if robot is not None and robot not in self.crew.robots:
+            raise UserError(f"no robot {robot!r} in crew {self.crew.name} "
+                            f"(robots: {', '.join(self.crew.robots)})")
+        with self.lock:
+            if robot is None:
+                self._crew_stop = why
+                self.adapter.engage_stop(why)
+            else:
+                self._robot_stops[robot] = why
+            return self._safe_stop(list(self.crew.robots) if robot is None else [robot])
+
+    def release_stop(self, robot: str | None = None) -> None:
+        with self.lock:
+            if robot is None:
+                self._crew_stop = None
+                self._robot_stops.clear()
+                self.adapter.release_stop()
+            else:
+                self._robot_stops.pop(robot, None)
+
+    def _safe_stop(self, robots: list[str]) -> list[str]:
+        if self.sim is None:
+            return []  # robots behind a network stop themselves on their e-stop topic
+        started: list[str] = []
+        for robot in robots:
+            self.sim.cancel_actions_of(robot)
+            if self.sim.bodies[robot].down:
+                continue
+            stop = SafeStop(self.sim, robot, self._stop_log.append)
+            started += stop.start("e-stop", "estop")
+            if stop.running:
+                self._stops.append(stop)
+        if self._clock is None:  # unpaced: the stops run to their end now (at most a minute)
+            for _ in range(round(60.0 / self.sim.dt)):
+                if not self._stops:
+                    break
+                self._step()
+        return started
+
+    # -- what a map shows -------------------------------------------------------------------------
+
+    def snapshot(self) -> dict[str, Any]:
+        """The world as it is now, with each simulated robot's recent trail (t, x, y, ...)."""
+        with self.lock:
+            state = self.world.to_json()
+            state["t"] = round(self.now(), 3)
+            if self.sim is not None:
+                state["trails"] = {name: [p[1:3] for p in trail[-240:]]
+                                   for name, trail in self.sim.trajectories.items()}
+                state["down"] = sorted(n for n, b in self.sim.bodies.items() if b.down)
+        state["estop"] = self.stops()
+        return state
+
+    def view(self, mission_id: str, robots: Collection[str]) -> MissionView:
+        return MissionView(self, mission_id, frozenset(robots))
+
+    # -- the backend's mission hooks, counted ---------------------------------------------------
+
+    def began(self, mission_id: str) -> None:
+        with self.lock:
+            self._missions += 1
+            first = self._missions == 1
+        if first:  # e.g. the ROS 2 heartbeat the robots' lost-link failsafe watches
+            self.adapter.mission_began(mission_id)
+
+    def ended(self, mission_id: str) -> None:
+        with self.lock:
+            self._missions -= 1
+            last = self._missions == 0
+        if last:
+            self.adapter.mission_ended(mission_id)
+
+    def close(self) -> None:
+        self._closed.set()
+        if self._clock is not None:
+            self._clock.join(5.0)
+        with self._ticked:
+            self._ticked.notify_all()
+        self.adapter.close()
+
+
+class MissionView(Adapter):
+    """One mission's adapter: the live backend, limited to the robots the mission leased. A
+    command for any other robot is rejected before it reaches the backend: no robot is ever
+    commanded by two missions."""
+
+    def __init__(self, live: LiveCrew, mission_id: str, robots: frozenset[str]) -> None:
+        super().__init__(live.world)
+        self.live, self.mission_id, self.robots = live, mission_id, robots
+        self.name = live.adapter.name
+        self.clock = live.adapter.clock
+        self.tick_s = live.adapter.tick_s
+
+    def now(self) -> float:
+        return self.live.now()
+
+    def start(self, command: Command) -> None:
+        if command.robot not in self.robots:
+            raise AdapterError(f"{command.robot} is not leased to mission {self.mission_id} "
+                               f"(its robots: {', '.join(sorted(self.robots))})")
+        with self.live.lock:
+            self.live.adapter.start(command)
+
+    def poll(self, command: Command) -> Progress:
+        with self.live.lock:
+            return self.live.adapter.poll(command)
+
+    def cancel(self, command: Command) -> None:
+        with self.live.lock:
+            self.live.adapter.cancel(command)
+
+    def wait(self, seconds: float) -> None:
+        self.live.wait(seconds)
+
+    def not_ready(self, robot: str) -> str | None:
+        why = self.live.stop_reason([robot]) if robot in self.robots else None
+        return why or self.live.adapter.not_ready(robot)
+
+    def abort_reason(self) -> str | None:
+        return self.live.stop_reason(self.robots)
+
+    def mission_began(self, mission_id: str, *, recovering: bool = False) -> None:
+        self.live.began(mission_id)
+
+    def mission_ended(self, mission_id: str) -> None:
+        self.live.ended(mission_id)
+
+    def describe(self) -> str:
+        return self.live.adapter.describe()
+
+    def meta(self) -> dict[str, Any]:
+        return {**self.live.adapter.meta(), "robots": sorted(self.robots),
+                "speed": self.live.speed}
+
+    def outcome(self) -> dict[str, Any]:
+        if self.live.sim is None:
+            return {}
+        with self.live.lock:
+            return self.live.adapter.outcome()
+
+
+__all__ = ["LiveCrew", "MissionView"]
