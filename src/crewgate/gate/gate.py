@@ -58,6 +58,19 @@ class Gate:
         self.crew = crew
         self.ctx = crew.context
         self.intent = crew.intent
+        # compiled once per crew: each robot's object-typed state fields (what a step's effects
+        # can move objects by), each skill's request-held parameters, and the details of names
+        # a plan gets wrong (a planner repeats its mistakes; finding near names is slow)
+        self._object_fields = {name: tuple(f for f, spec in robot.state.items()
+                                           if spec.type == "object")
+                               for name, robot in crew.robots.items()}
+        skills = [skill for robot in crew.robots.values() for skill in robot.skills.values()]
+        self._stated = {id(skill): tuple((p, k) for p, k in skill.params.items()
+                                         if k.from_request) for skill in skills}
+        # the robots whose state a skill's effects write ("" for the robot running it)
+        self._touches = {id(skill): frozenset(key.rpartition(".")[0] for key in skill.effects)
+                         for skill in skills}
+        self._unknown: dict[tuple[str, str, bool], str] = {}
 
     def held_to(self, plan: Plan, facts: RequestFacts,
                 typed: Sequence[Typed] | None = None) -> Held:
@@ -69,14 +82,16 @@ class Gate:
                  state: dict[str, dict[str, Any]]) -> None:
         """The state after the step, from its effects, and where the objects it picks up or
         puts down are then (as the simulator moves them)."""
-        touched = {key.rpartition(".")[0] or robot for key in skill.effects}
-        before = {r: dict(state[r]) for r in touched if r in state}
-        skill.predict(robot, typed, state)
         objects = state.get(OBJECTS)
+        # only a robot's object-typed fields move objects (Crew.object_moves)
+        before = {r: [(name, state[r].get(name)) for name in self._object_fields[r]]
+                  for r in {t or robot for t in self._touches[id(skill)]}
+                  if r in state and self._object_fields.get(r)} if objects is not None else {}
+        skill.predict(robot, typed, state)
         if objects is None:
             return
         for r, fields in before.items():
-            for name, was in fields.items():
+            for name, was in fields:
                 objects.update(self.crew.object_moves(r, name, was, state[r].get(name),
                                                       state[r], objects))
 
@@ -166,8 +181,8 @@ class Gate:
         wf = self.crew.workflows.get(workflow) if workflow is not None else None
         if mode is not Mode.FALLBACK and facts is not None:
             if skill is not None and typed is not None:
-                for pname, param in skill.params.items():
-                    if param.from_request and pname in given:  # a default is no substitution
+                for pname, param in self._stated[id(skill)]:
+                    if pname in given:  # a default is no substitution
                         param.check_stated(pname, typed[pname], facts, self.ctx, f, step.ref)
             if wf is not None and workflow is not None:
                 rule = wf.check(workflow, step.robot, step.ref, started, completed, planned, f)
@@ -204,16 +219,31 @@ class Gate:
         """The robot exists and has the skill (visible to planners, unless a fallback)."""
         robot = self.crew.robots.get(step.robot)
         if robot is None:
-            f.add(Code.UNKNOWN_ROBOT, f"robot {step.robot!r} is not in crew {self.crew.name!r}"
-                  f"{did_you_mean(step.robot, self.crew.robots)}")
+            f.add(Code.UNKNOWN_ROBOT, self._unknown_detail(step.robot, "", False))
             return None
         skill = robot.skills.get(step.skill)
         if skill is None or (mode is not Mode.FALLBACK and not skill.visible):
-            visible = [n for n, s in robot.skills.items() if s.visible]
-            f.add(Code.UNKNOWN_SKILL, f"{step.robot} has no skill {step.skill!r}"
-                  f"{did_you_mean(step.skill, visible)} (its skills: {', '.join(visible)})")
+            f.add(Code.UNKNOWN_SKILL, self._unknown_detail(step.robot, step.skill, True))
             return None
         return skill
+
+    def _unknown_detail(self, robot: str, skill: str, has_robot: bool) -> str:
+        """Why a robot (or a robot's skill) is unknown, with the near names; the last ones
+        kept."""
+        key = (robot, skill, has_robot)
+        found = self._unknown.get(key)
+        if found is None:
+            if not has_robot:
+                found = (f"robot {robot!r} is not in crew {self.crew.name!r}"
+                         f"{did_you_mean(robot, self.crew.robots)}")
+            else:
+                visible = [n for n, s in self.crew.robots[robot].skills.items() if s.visible]
+                found = (f"{robot} has no skill {skill!r}{did_you_mean(skill, visible)} "
+                         f"(its skills: {', '.join(visible)})")
+            if len(self._unknown) >= 1024:
+                self._unknown.clear()
+            self._unknown[key] = found
+        return found
 
 
 def _available(robot: str, state: State, f: Findings) -> bool:

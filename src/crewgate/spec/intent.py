@@ -136,9 +136,10 @@ class IntentChecks:
     crew: Crew
     _takes: dict[str, frozenset[str]]  # slot -> robots with a skill taking a value of it
 
+    _skills: dict[str, Skill]  # robot.skill -> the skill
+
     def _skill(self, ref: str) -> Skill:
-        robot, _, name = ref.partition(".")
-        return self.crew.robots[robot].skills[name]
+        return self._skills[ref]
 
     def asked(self, brief: Brief, steps: Sequence[PlannedStep], facts: RequestFacts
               ) -> list[bool]:
@@ -209,7 +210,7 @@ class IntentChecks:
             return  # a step refused for its arguments: what the plan carries is judged later
         places = {r for m in brief.places for r in m.referents} | brief.context
         gone = [v for s in steps for p, v in (s.typed or {}).items() if p in s.given
-                and self._skill(s.ref).params[p].slot == "location"]
+                and self._skill(s.ref).params[p].slot == "location"] if brief.places else []
         # a step that goes somewhere unstated is refused for it (substituted_value): the
         # destination it replaced is not told again
         wrong = sum(v not in places for v in gone)
@@ -254,6 +255,8 @@ class IntentChecks:
         """The stated points (zones) no step carries, less one for each point (zone) a step
         gives that the request does not state: that step is refused for it already
         (``substituted_value``), and the same fact is not told twice."""
+        if not stated:
+            return []  # nothing stated: nothing left, whatever the steps give
         given = [v for s in steps if s.known
                  for p, v in (s.typed or {}).items()
                  if p in s.given and self._skill(s.ref).params[p].slot == slot]
@@ -346,7 +349,7 @@ class IntentChecks:
         elif brief.only and step.robot not in brief.only:
             f.add(Code.EXCLUDED_ROBOT, f"the request asks for {_names(brief.only)} only; not "
                   f"{step.robot}")
-        values = _strings(step)
+        values = _strings(step) if brief.places else set()
         for m in brief.places:
             named = brief.clause_robots.get(m.clause, set())
             if named and step.robot not in named and values & m.referents:
@@ -363,6 +366,8 @@ class IntentChecks:
         return f"{_names(robots)} has no skill that moves it to a place"
 
     def _ruled_out(self, brief: Brief, step: PlannedStep, f: Findings) -> None:
+        if not brief.negated:
+            return
         values = _strings(step)
         said = [m.negated for m in brief.negated
                 if m.negated and (step.ref in m.referents or values & m.referents)]
@@ -402,6 +407,8 @@ class Intent(IntentChecks, Rule):
     def __init__(self, crew: Crew) -> None:
         self.crew = crew
         self._briefs: dict[str, Brief] = {}
+        self._skills = {f"{name}.{sname}": skill for name, robot in crew.robots.items()
+                        for sname, skill in robot.skills.items()}
         robots: dict[tuple[str, ...], set[str]] = {}
         skills: dict[tuple[str, ...], set[str]] = {}
         self.air = [n for n, r in crew.robots.items()
@@ -627,8 +634,10 @@ def _same(value: object, stated: tuple[float, ...]) -> bool:
 CLAUSE_BREAK = re.compile(r"[.!?;:](?:\s+|$)|\s[-\u2013\u2014]+\s")
 
 
-def _uncarried(mentions: Iterable[Mention], steps: Sequence[PlannedStep]) -> list[Mention]:
+def _uncarried(mentions: Sequence[Mention], steps: Sequence[PlannedStep]) -> list[Mention]:
     """The mentions no step's arguments carry."""
+    if not mentions:
+        return []
     values = {v for s in steps for v in _strings(s)}
     return [m for m in mentions if not values & m.referents]
 

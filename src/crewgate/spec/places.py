@@ -100,26 +100,30 @@ class Areas(SpecModel, Rule):
     def check(self, name: str, coords: Sequence[float], f: Findings, where: str) -> None:
         """A point (x, y) or a zone (x_min, x_max, y_min, y_max)."""
         op = self.operational
-        area = f"the operational area x {_rng(op.x)} y {_rng(op.y)}"
         if len(coords) == 2:
             x, y = coords
             if not op.contains(x, y):
-                f.add(Code.OUT_OF_BOUNDS, f"{where}: {name} ({x:g}, {y:g}) is outside {area}")
+                f.add(Code.OUT_OF_BOUNDS, f"{where}: {name} ({x:g}, {y:g}) is outside "
+                      f"{self._area_text()}")
                 return
             for zone in self.keep_out:
                 if zone.contains(x, y):
                     f.add(Code.OUT_OF_BOUNDS, f"{where}: {name} ({x:g}, {y:g}) is inside "
                           f"keep-out zone {zone.name!r}")
             return
-        box = Box(x=(coords[0], coords[1]), y=(coords[2], coords[3]))
-        if not op.contains_box(box):
-            f.add(Code.OUT_OF_BOUNDS, f"{where}: {name} x {_rng(box.x)} y {_rng(box.y)} is not "
-                  f"inside {area}")
+        x0, x1, y0, y1 = coords  # plain numbers: a zone is checked on every step that has one
+        if not (op.x[0] <= x0 and x1 <= op.x[1] and op.y[0] <= y0 and y1 <= op.y[1]):
+            f.add(Code.OUT_OF_BOUNDS, f"{where}: {name} x {_rng((x0, x1))} y {_rng((y0, y1))} "
+                  f"is not inside {self._area_text()}")
             return
         for zone in self.keep_out:
-            if zone.overlaps(box):
+            if zone.x[0] < x1 and x0 < zone.x[1] and zone.y[0] < y1 and y0 < zone.y[1]:
                 f.add(Code.OUT_OF_BOUNDS, f"{where}: {name} overlaps keep-out zone "
                       f"{zone.name!r}")
+
+    def _area_text(self) -> str:
+        op = self.operational
+        return f"the operational area x {_rng(op.x)} y {_rng(op.y)}"
 
     def allows(self, x: float, y: float) -> bool:
         """Inside the operational area and out of every keep-out zone."""

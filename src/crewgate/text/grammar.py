@@ -1,23 +1,29 @@
-"""Token grammars: a pattern of a few word and punctuation tokens, matched by a bounded state
-machine (used by :mod:`crewgate.text.shapes` around the numbers of a request).
+"""Token grammars: a pattern of a few word and punctuation tokens, matched by looking the tokens
+up among the finitely many sequences it accepts (used by :mod:`crewgate.text.shapes` around the
+numbers of a request).
 
 A grammar is a sequence of slots; a slot accepts one of a few token sequences ("from", "ranging
 from", "[", "both x and y"), may be optional, and may require whitespace after it (a regular
-expression's ``\\s+``; between other slots any whitespace is allowed, none required). Matching
-walks the slots once, keeping the set of token positions reachable so far: at most
-``len(tokens) + 1`` positions per slot, and grammars are matched against at most
-:data:`crewgate.text.tokens.HEAD` tokens, so a match costs a bounded number of steps.
+expression's ``\\s+``; between other slots any whitespace is allowed, none required). A
+grammar has no repetition, so the token sequences it accepts are finitely many (at most a few
+hundred for the shapes of :mod:`crewgate.text.shapes`): they are listed once, when the grammar
+is built, each with the places where whitespace must follow, and a match is one dictionary
+lookup. Grammars are matched against at most :data:`crewgate.text.tokens.HEAD` tokens.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import product
 from typing import NamedTuple
 
 from crewgate.text.tokens import Tok
 
 Option = tuple[str, ...]
+# where whitespace must follow a match's tokens (indices after which it must come; the number of
+# tokens: after the last one), one tuple per way the grammar derives the sequence
+Spacing = tuple[tuple[int, ...], ...]
 
 
 class Slot(NamedTuple):
@@ -31,32 +37,23 @@ def slot(*options: str, optional: bool = False, spaced: bool = False) -> Slot:
     return Slot(frozenset(tuple(o.split()) for o in options), optional, spaced)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Grammar:
     slots: tuple[Slot, ...]
     empty: bool  # every slot optional: no tokens at all is a match
     firsts: frozenset[str]  # the tokens a non-empty match can start with
     lasts: frozenset[str]  # ... and end with
     longest: int  # the most tokens a match can have
+    language: dict[Option, Spacing]  # every token sequence it accepts (see the module's doc)
 
     def fits(self, toks: Sequence[Tok], space_after: bool) -> bool:
         """Whether these tokens, all of them, are one match (``space_after``: whether whitespace
         follows the last token)."""
-        reach = {0}
-        for s in self.slots:
-            nxt = set(reach) if s.optional else set()
-            for i in reach:
-                for option in s.options:
-                    j = i + len(option)
-                    if j > len(toks) or any(toks[i + k].low != w for k, w in enumerate(option)):
-                        continue
-                    if s.spaced and not (toks[j].spaced if j < len(toks) else space_after):
-                        continue
-                    nxt.add(j)
-            if not nxt:
-                return False
-            reach = nxt
-        return len(toks) in reach
+        ways = self.language.get(tuple([t.low for t in toks]))
+        if ways is None:
+            return False
+        n = len(toks)
+        return any(all(toks[j].spaced if j < n else space_after for j in way) for way in ways)
 
     def suffix(self, toks: Sequence[Tok], space_after: bool) -> int | None:
         """The index of the first token of the longest match ending with the last token (the
@@ -87,6 +84,25 @@ def _edge(slots: Sequence[Slot], at: int) -> frozenset[str]:
     return frozenset(out)
 
 
+def _language(slots: Sequence[Slot]) -> dict[Option, Spacing]:
+    """Every token sequence the slots accept, with where whitespace must follow in each way of
+    deriving it."""
+    ways: dict[Option, set[tuple[int, ...]]] = {}
+    choices = [[*s.options, *([None] if s.optional else [])] for s in slots]
+    for picked in product(*choices):
+        toks: list[str] = []
+        spaced: list[int] = []
+        for s, option in zip(slots, picked, strict=True):
+            if option is None:
+                continue
+            toks += option
+            if s.spaced:
+                spaced.append(len(toks))
+        ways.setdefault(tuple(toks), set()).add(tuple(spaced))
+    return {toks: tuple(sorted(found)) for toks, found in ways.items()}
+
+
 def grammar(*slots: Slot) -> Grammar:
     return Grammar(slots, all(s.optional for s in slots), _edge(slots, 0),
-                   _edge(slots[::-1], -1), sum(max(map(len, s.options)) for s in slots))
+                   _edge(slots[::-1], -1), sum(max(map(len, s.options)) for s in slots),
+                   _language(slots))

@@ -136,6 +136,26 @@ class Scope:
     opens: bool  # the cue opens its clause (a prohibition, not a narrative "who never ...")
 
 
+# A table's phrases by their first word, for the last tables read (a crew's tables live as long
+# as the crew; the table is kept beside its index, so that its id names it while it is here).
+_FIRSTS: dict[int, tuple[PhraseTable, dict[str, list[tuple[str, ...]]]]] = {}
+_KEPT_TABLES = 64
+
+
+def _by_first(table: PhraseTable) -> dict[str, list[tuple[str, ...]]]:
+    kept = _FIRSTS.get(id(table))
+    if kept is not None and kept[0] is table:
+        return kept[1]
+    by_first: dict[str, list[tuple[str, ...]]] = defaultdict(list)
+    for phrase in table:
+        if phrase:
+            by_first[phrase[0]].append(phrase)
+    if len(_FIRSTS) >= _KEPT_TABLES:
+        _FIRSTS.clear()
+    _FIRSTS[id(table)] = (table, by_first)
+    return by_first
+
+
 class Reading:
     """One request, read once; mentions of any phrase table are found on demand."""
 
@@ -146,9 +166,14 @@ class Reading:
         self.clause_of: list[int] = []
         clause = 0
         self.clause_starts = [0]
+        ends: dict[str, bool] = {}  # whether a separator ends a clause, per distinct one
         for i in range(n):
             self.clause_of.append(clause)
-            if any(c in STOPS for c in self.seps[i]) or " - " in self.seps[i]:
+            sep = self.seps[i]
+            end = ends.get(sep)
+            if end is None:
+                end = ends[sep] = not STOPS.isdisjoint(sep) or " - " in sep
+            if end:
                 clause += 1
                 self.clause_starts.append(i + 1)
         # where each word's part of its clause begins: ", and the drone ..." begins a part
@@ -244,10 +269,7 @@ class Reading:
         return list(self._mentions[key])
 
     def _find_mentions(self, table: PhraseTable, stays: bool) -> list[Mention]:
-        by_first: dict[str, list[tuple[str, ...]]] = defaultdict(list)
-        for phrase in table:
-            if phrase:
-                by_first[phrase[0]].append(phrase)
+        by_first = _by_first(table)
         spans = []
         for i, word in enumerate(self.words):
             for phrase in by_first.get(word, ()):

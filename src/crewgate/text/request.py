@@ -26,7 +26,7 @@ from functools import lru_cache
 from itertools import compress
 
 from crewgate.text.cut import Cut, Found, read
-from crewgate.text.shapes import AXIS_RANGE, POINTS, YX_POINT, ZONES, Gaps
+from crewgate.text.shapes import AXIS_RANGE, POINTS, YX_POINT, ZONES, Gaps, forget_gaps
 from crewgate.text.words import breaks, read_words, words
 
 __all__ = ["TOLERANCE", "RequestFacts", "breaks", "words"]
@@ -190,3 +190,4 @@ def _cached(text: str) -> RequestFacts:
 def forget_readings() -> None:
     """Drop the kept readings (a benchmark's cold pass)."""
     _cached.cache_clear()
+    forget_gaps()

@@ -151,12 +151,33 @@ def _classified(gap: str, first: list[Tok], last: list[Tok], whole: list[Tok] | 
 _PLAIN = _classified("", [], [], None)
 
 
+# Short gaps recur from request to request (" to ", ", y from "): the last ones classified are
+# kept across requests, a bounded number of bounded texts.
+KEPT_GAP_CHARS = 40
+KEPT_GAPS = 4096
+_kept: dict[str, Gap] = {}
+
+
 class Gaps(dict[str, Gap]):
-    """Gaps classified once per distinct text (a long request repeats its gaps)."""
+    """Gaps classified once per distinct text (a long request repeats its gaps), short ones
+    once across requests."""
 
     def __missing__(self, gap: str) -> Gap:
-        found = self[gap] = _classify(gap)
-        return found
+        if len(gap) > KEPT_GAP_CHARS:
+            found = self[gap] = _classify(gap)
+            return found
+        kept = _kept.get(gap)
+        if kept is None:
+            if len(_kept) >= KEPT_GAPS:
+                _kept.clear()
+            kept = _kept[gap] = _classify(gap)
+        self[gap] = kept
+        return kept
+
+
+def forget_gaps() -> None:
+    """Drop the gaps kept across requests (a benchmark's cold reading)."""
+    _kept.clear()
 
 
 def dot_split(gap: str, toks: Sequence[Tok]) -> bool:
