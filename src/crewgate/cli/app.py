@@ -85,6 +85,7 @@ def main() -> None:
         plugins,
         recover,
         run,
+        serve,
         status,
         trace,
     )

@@ -4,5 +4,6 @@ agents and operators submit to it (:class:`~crewgate.service.desk.MissionDesk`).
 :func:`crewgate.api.run_mission` (the gate, per-dispatch authorization, the journal)."""
 
 from crewgate.service.desk import MissionDesk, SubmitError
+from crewgate.service.live import LiveCrew
 
-__all__ = ["MissionDesk", "SubmitError"]
+__all__ = ["LiveCrew", "MissionDesk", "SubmitError"]

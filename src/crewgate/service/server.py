@@ -1,0 +1,35 @@
+"""Serving an ASGI app with uvicorn on a socket bound beforehand (so that port 0 picks a free
+port that can be printed, and a taken port fails before the robots are opened)."""
+
+from __future__ import annotations
+
+import socket
+from typing import Any
+
+from crewgate.errors import UserError
+
+
+def listen(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        raise UserError(f"cannot listen on {host}:{port}: {exc.strerror or exc}; choose "
+                        "another --port (0 picks a free one) or --host") from exc
+    sock.listen(256)  # a client that connects before the server runs waits, not refused
+    return sock
+
+
+def run_server(app: Any, sock: socket.socket) -> None:
+    """Serve until SIGINT or SIGTERM (uvicorn's handlers: it finishes the open requests)."""
+    import uvicorn
+
+    config = uvicorn.Config(app, log_level="warning", lifespan="off",
+                            timeout_graceful_shutdown=3)
+    uvicorn.Server(config).run(sockets=[sock])
+
+
+__all__ = ["listen", "run_server"]
