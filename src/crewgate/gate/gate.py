@@ -20,7 +20,7 @@ from crewgate.codes import Code, Findings, Problem
 from crewgate.errors import did_you_mean
 from crewgate.gate.verdict import PlanVerdict, StepVerdict
 from crewgate.plan import ParseFailure, Plan, Step
-from crewgate.spec import Crew, Skill
+from crewgate.spec import Crew, Skill, Workflow
 from crewgate.spec.expressions import OBJECTS, State
 from crewgate.spec.intent import Held, Typed
 from crewgate.text.request import RequestFacts
@@ -37,6 +37,24 @@ class Mode(Enum):
     PLAN = "plan"  # whole-plan validation on predicted state
     DISPATCH = "dispatch"  # authorization of a plan step against live state
     FALLBACK = "fallback"  # a safe-fallback step: capability, arguments and state only
+
+
+@dataclass(frozen=True, slots=True)
+class Settled:
+    """What checking a step settles whatever the state (:meth:`Gate.settle`): the skill, its
+    typed arguments and the parameters the plan gave, the workflow (``progress``: the one whose
+    transitions are checked, when the check runs under a request) and the problems found, by
+    where they stand in the verdict: before the workflow's progress (capability, arguments,
+    containment), its argument rules, and last the request's rule at dispatch."""
+
+    skill: Skill | None
+    typed: dict[str, Any] | None
+    given: frozenset[str]
+    workflow: Workflow | None
+    progress: Workflow | None
+    before: tuple[Problem, ...]
+    rules: tuple[Problem, ...]
+    request: tuple[Problem, ...]
 
 
 @dataclass(slots=True)
@@ -174,22 +192,55 @@ class Gate:
     ) -> StepCheck:
         """Check one step; ``produced`` names bindings earlier plan steps will publish; ``held``
         (at dispatch) holds the step to its request, as whole-plan validation did."""
+        settled = self.settle(index, step, mode, workflow=workflow, facts=facts, held=held)
+        return self.judge(settled, index, step, mode, workflow, state, now, bindings, started,
+                          completed, planned, produced)
+
+    def settle(self, index: int, step: Step, mode: Mode, *, workflow: str | None,
+               facts: RequestFacts | None, held: Held | None = None) -> Settled:
+        """What checking the step settles whatever the state and the mission's progress:
+        capability, arguments, request containment, the workflow's argument rules and (at
+        dispatch) the request's rule. A plan is immutable, so a mission settles each of its
+        steps once (:class:`~crewgate.gate.session.MissionGate`)."""
         f = Findings(index)
         skill = self._capability(step, mode, f)
         checked = skill.check(step.args, self.ctx, f, step.ref) if skill is not None else None
         typed, given = checked if checked is not None else (None, frozenset[str]())
         wf = self.crew.workflows.get(workflow) if workflow is not None else None
+        progress = None
+        rules = Findings(index)
         if mode is not Mode.FALLBACK and facts is not None:
             if skill is not None and typed is not None:
                 for pname, param in self._stated[id(skill)]:
                     if pname in given:  # a default is no substitution
                         param.check_stated(pname, typed[pname], facts, self.ctx, f, step.ref)
             if wf is not None and workflow is not None:
-                rule = wf.check(workflow, step.robot, step.ref, started, completed, planned, f)
+                progress = wf
+                rule = wf.steps.get(step.ref)  # what Workflow.check returns
                 if rule is not None and skill is not None and typed is not None:
                     for pname, arg in rule.args.items():
                         arg.check(step.ref, workflow, pname, skill, typed, given, facts,
-                                  self.ctx, f)
+                                  self.ctx, rules)
+        request = Findings(index)
+        if held is not None and mode is Mode.DISPATCH and index < len(held.steps):
+            self.intent.check(held.brief, held.steps, index, held.asked, request, dispatch=True)
+        return Settled(skill, typed, given, wf, progress, tuple(f.items), tuple(rules.items),
+                       tuple(request.items))
+
+    def judge(self, settled: Settled, index: int, step: Step, mode: Mode,
+              workflow: str | None, state: State, now: float,
+              bindings: Mapping[str, BindingValue], started: Counter[str],
+              completed: Counter[str], planned: frozenset[str] = frozenset(),
+              produced: set[str] | frozenset[str] = frozenset()) -> StepCheck:
+        """The step's verdict now: its settled problems, in the order of the checks, with
+        what can change since (the workflow's progress, availability, preconditions,
+        runtime bindings)."""
+        f = Findings(index, list(settled.before))
+        skill, typed = settled.skill, settled.typed
+        if settled.progress is not None and workflow is not None:
+            settled.progress.check(workflow, step.robot, step.ref, started, completed, planned,
+                                   f)
+        f.items += settled.rules
         resolved: dict[str, BindingValue] = {}
         deferred: list[str] = []
         if step.robot in self.crew.robots and _available(step.robot, state, f) \
@@ -207,13 +258,13 @@ class Gate:
                 if value is not None:
                     # passed on even when refused: with enforcement off the robot acts on it
                     resolved[name] = value
-        if held is not None and mode is Mode.DISPATCH and index < len(held.steps):
-            self.intent.check(held.brief, held.steps, index, held.asked, f, dispatch=True)
+        f.items += settled.request
+        wf = settled.workflow
         skip = bool(wf is not None and wf.partial and f.items
                     and all(p.code is Code.ROBOT_UNAVAILABLE for p in f.items))
         verdict = StepVerdict(index, step.robot, step.skill, tuple(f.items), tuple(deferred),
                               skip)
-        return StepCheck(verdict, typed, resolved, given)
+        return StepCheck(verdict, typed, resolved, settled.given)
 
     def _capability(self, step: Step, mode: Mode, f: Findings) -> Skill | None:
         """The robot exists and has the skill (visible to planners, unless a fallback)."""
@@ -253,4 +304,4 @@ def _available(robot: str, state: State, f: Findings) -> bool:
     return True
 
 
-__all__ = ["GATE_CODES", "Gate", "Mode", "StepCheck"]
+__all__ = ["GATE_CODES", "Gate", "Mode", "Settled", "StepCheck"]

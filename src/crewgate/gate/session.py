@@ -10,12 +10,11 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from crewgate.codes import Code, Problem
 from crewgate.errors import GateViolation
-from crewgate.gate.gate import Gate, Mode
+from crewgate.gate.gate import Gate, Mode, Settled
 from crewgate.gate.verdict import StepVerdict
 from crewgate.plan import Plan, Step
 from crewgate.spec import FallbackStep, split_ref
@@ -25,13 +24,13 @@ from crewgate.world import BindingValue, World
 _serial = itertools.count(1)
 
 
-@dataclass(frozen=True, slots=True)
-class Authorization:
+class Authorization(NamedTuple):
     """Permission to dispatch one step once, or (enforcement off) the record that it was
-    dispatched with these codes anyway."""
+    dispatched with these codes anyway. Immutable (a named tuple: one is issued per dispatch,
+    and a tuple is built in a fraction of a frozen dataclass's time)."""
 
     mission_id: str
-    index: int
+    index: int  # type: ignore[assignment]  # the field, not tuple.index
     step: Step
     kind: Literal["step", "fallback"]
     verdict: StepVerdict
@@ -75,19 +74,34 @@ class MissionGate:
         self.started: Counter[str] = Counter()
         self.completed: Counter[str] = Counter()
         self._outstanding: dict[int, Authorization] = {}
+        self._settled: dict[int, Settled] = {}  # per plan step: what its checks settle
+
+    def settled(self, index: int, step: Step) -> Settled:
+        """What checking ``step`` as step ``index`` settles whatever the state (capability,
+        arguments, containment, argument rules, the request's rule): once per step of the
+        immutable plan; afresh for a step that is not the plan's."""
+        planned = self.plan.steps[index] if 0 <= index < len(self.plan.steps) else None
+        on_plan = planned is step or planned == step
+        found = self._settled.get(index) if on_plan else None
+        if found is None:
+            found = self.gate.settle(index, step, Mode.DISPATCH, workflow=self.workflow,
+                                     facts=self.facts, held=self.held)
+            if on_plan:
+                self._settled[index] = found
+        return found
 
     def authorize(self, index: int, step: Step, world: World) -> Authorization:
-        """Check ``step`` as the plan's step ``index`` against live state and bindings now."""
+        """Check ``step`` as the plan's step ``index`` against live state and bindings now:
+        what its plan-time checks settled (:meth:`settled`) with what can have changed since
+        (the mission's progress, availability, preconditions, runtime bindings)."""
         planned = self.plan.steps[index] if 0 <= index < len(self.plan.steps) else None
+        settled = self.settled(index, step)
         with world.lock:
-            check = self.gate.check(
-                index, step, Mode.DISPATCH, workflow=self.workflow, facts=self.facts,
-                state=world.state_view(), now=world.now(), bindings=world.bindings,
-                started=self.started, completed=self.completed, planned=self.planned,
-                held=self.held,
-            )
+            check = self.gate.judge(settled, index, step, Mode.DISPATCH, self.workflow,
+                                    world.state_view(), world.now(), world.bindings,
+                                    self.started, self.completed, self.planned)
         verdict = check.verdict
-        if planned != step:
+        if planned is not step and planned != step:
             off = Problem(Code.OFF_PLAN, f"step {index} {step.ref} is not the validated plan's "
                           f"step {index}", index)
             verdict = StepVerdict(index, step.robot, step.skill, (*verdict.problems, off))

@@ -194,7 +194,8 @@ class Binding(SpecModel, Rule):
             f.add(Code.NO_TARGET_FIX, f"no {name} has been published")
             return False
         ok = True
-        if not reading.finite:
+        finite = reading.finite
+        if not finite:
             f.add(Code.NO_TARGET_FIX, f"{name} {_coords(reading.value)} is not finite")
             ok = False
         if self.min_confidence is not None and (
@@ -202,7 +203,7 @@ class Binding(SpecModel, Rule):
             f.add(Code.NO_TARGET_FIX, f"{name} confidence {reading.confidence} is below "
                   f"{self.min_confidence}")
             ok = False
-        if self.inside_area and reading.finite:
+        if self.inside_area and finite:
             x, y = reading.value[0], reading.value[1]
             if not areas.allows(x, y):
                 f.add(Code.BINDING_OUT_OF_BOUNDS, f"{name} ({x:g}, {y:g}) is outside the "
