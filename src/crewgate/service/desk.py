@@ -38,7 +38,7 @@ from crewgate.api import gate_for, run_mission
 from crewgate.conditions import CONDITIONS
 from crewgate.errors import CrewgateError, PlannerError, UserError
 from crewgate.gate import Gate
-from crewgate.journal import APPROVED, DENIED, EXPIRED, WITHDRAWN, EventKind, Journal
+from crewgate.journal import APPROVED, DENIED, EXPIRED, WITHDRAWN, Event, EventKind, Journal
 from crewgate.limits import check_request
 from crewgate.orchestrator.clearance import Held
 from crewgate.orchestrator.mission import Mission
@@ -201,9 +201,13 @@ class MissionDesk:
             if draft.approval == "two_person" and by == draft.by and approve:
                 raise Forbidden(str(exc)) from exc
             raise SubmitError(str(exc)) from exc
+        deadline = time.monotonic() + CHECK_S  # the mission takes the decision in a moment
         with self._changed:
             self._changed.notify_all()
-        return self.wait(draft.id, 2.0, settle=True)
+            while draft.state == "awaiting_approval" and not draft.ended and \
+                    time.monotonic() < deadline:
+                self._changed.wait(POLL_S)
+        return self.summary(draft)
 
     def cancel(self, mission: str, *, by: str | None = None) -> dict[str, Any]:
         """Withdraw a mission that has not moved yet, or stop a running one before its next
@@ -284,9 +288,11 @@ class MissionDesk:
                        plan=draft.plan.to_json() if draft.plan is not None else None)
             plans = list(draft.plans)
         out["attempt_plans"] = [p if isinstance(p, dict) else {"raw": p} for p in plans]
+        events = self.journal.events(draft.id)
         # each attempt's whole-plan verdict, with every step's codes and reasons
-        out["verdicts"] = [e.data for e in self.journal.events(draft.id)
-                           if e.kind == EventKind.VERDICT]
+        out["verdicts"] = [e.data for e in events if e.kind == EventKind.VERDICT]
+        if "dispatched" not in out:  # still running: what the journal has seen so far
+            out["dispatched"] = _dispatched(events)
         return out
 
     # -- inside -----------------------------------------------------------------------------------
@@ -526,6 +532,20 @@ class _Mailbox(Planner):
             draft.state = "planning"
         return Proposal(written if isinstance(written, str) else _json(written),
                         parse_plan(written))
+
+
+def _dispatched(events: list[Event]) -> list[dict[str, Any]]:
+    """The commands a running mission sent, as the summary lists them, from its journal."""
+    sent: list[dict[str, Any]] = []
+    for e in events:
+        fallback = e.kind == EventKind.FALLBACK and e.detail == "dispatched"
+        if e.kind == EventKind.SENT or fallback:
+            sent.append({"step": f"{e.robot}.{e.skill}", "kind": "fallback" if fallback
+                         else "step", "succeeded": None, "message": ""})
+        elif e.kind == EventKind.RESULT and sent and sent[-1]["succeeded"] is None and \
+                sent[-1]["step"] == f"{e.robot}.{e.skill}":
+            sent[-1].update(succeeded=bool(e.data.get("succeeded")), message=e.detail)
+    return sent
 
 
 def _json(plan: dict[str, Any]) -> str:

@@ -30,7 +30,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from crewgate.errors import CrewgateError, NotFoundError, UserError
 from crewgate.journal import Event, Journal
 from crewgate.jsonsafe import encode_nonfinite
-from crewgate.limits import MAX_REQUEST_CHARS
+from crewgate.limits import MAX_REQUEST_CHARS, check_request
 from crewgate.service.auth import Role, Tokens, User
 from crewgate.service.desk import Forbidden, MissionDesk, SubmitError
 
@@ -218,11 +218,17 @@ def create_app(desk: MissionDesk, tokens: Tokens, *, version: str = "") -> FastA
     async def submit(request: Request) -> Response:
         user = who(request, "operator")
         body = _body(await request.body(), SubmitBody)
+        try:
+            check_request(body.request)  # its bounds first: they hold whoever plans
+        except UserError as exc:
+            raise ApiError(422, "invalid", str(exc)) from exc
         if body.planner is not None and body.plan is None and (
                 desk.planner is None or body.planner != desk.planner.name):
             have = desk.planner.name if desk.planner is not None else "none"
             raise ApiError(422, "invalid", f"planner {body.planner!r} is not run by this "
                            f"service (it runs: {have}); or submit your own plan")
+        if body.plan is None and desk.planner is None:
+            raise ApiError(422, "invalid", "this server has no planner: submit a plan")
         answer = await _desk(lambda: desk.submit(body.request, body.plan, wait_s=body.wait_s,
                                                  by=user.name,
                                                  wait_for_robots=body.wait_for_robots))
