@@ -2,20 +2,30 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
+from rich.markup import escape
 
 from crewgate.cli.app import app, err
 from crewgate.cli.common import CrewArg, JsonOpt, out, print_json
 from crewgate.cli.planning import PLANNERS, PlannerArgs, planner_options
+
+if TYPE_CHECKING:
+    from crewgate.eval.records import Record
+    from crewgate.eval.runner import EvalPlan, Progress
 
 MaxPlotsOpt = typer.Option(None, "--max-plots", min=0, help="Draw the timeline and map of at "
                            "most N missions (the conditions in turn).")
 AllPlotsOpt = typer.Option(False, "--all-plots", help="Draw every mission's timeline and map; "
                            "by default only those refused, halted, failed, carrying a gate "
                            "code, or of a scenario that must be blocked.")
+PricesOpt = typer.Option(None, "--prices", metavar="FILE", help="A price table (YAML: models: "
+                         "{MODEL: {input: P, output: P}}, per 1,000,000 tokens) that turns "
+                         "the token counts into cost.")
 
 
 @app.command("eval")
@@ -39,14 +49,25 @@ def evaluate(
     no_plots: bool = typer.Option(False, "--no-plots", help="Skip the plots."),
     max_plots: int | None = MaxPlotsOpt,
     all_plots: bool = AllPlotsOpt,
+    jobs: int | None = typer.Option(None, "--jobs", "-j", min=1, max=256, help="Missions at "
+                                    "once (their planner calls overlap; the simulator and the "
+                                    "gate stay sequential). Default: 8 for hosted planners, "
+                                    "else 1."),
+    retries: int = typer.Option(3, "--retries", min=0, max=20, help="Ask a planner again this "
+                                "many times after a timeout, a lost connection, HTTP 429 or "
+                                "5xx (waiting as Retry-After says, else backing off)."),
+    no_cache: bool = typer.Option(False, "--no-cache", help="Ask the planner every time; "
+                                  "by default answers are kept in $CREWGATE_CACHE (else "
+                                  "~/.cache/crewgate/responses.sqlite3) and reused."),
+    prices: Path | None = PricesOpt,
     as_json: bool = JsonOpt,
 ) -> None:
     """Run a scenario suite under the study's conditions, every mission on the simulator."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
-
     from crewgate.conditions import condition as condition_named
+    from crewgate.eval.cache import Identified, ResponseCache
+    from crewgate.eval.calls import RetryPolicy
     from crewgate.eval.metrics import compute
-    from crewgate.eval.records import Record
+    from crewgate.eval.prices import check_prices, load_prices
     from crewgate.eval.report import by_planner, write_reports
     from crewgate.eval.runner import EvalPlan, run_evaluation
     from crewgate.eval.stats import proportion
@@ -57,27 +78,29 @@ def evaluate(
     scenarios = load_suite(spec.name, suite)
     proportion(1, 2)  # fail early, with the install hint, if the statistics packages are absent
     conds = [condition_named(c.strip()) for c in conditions.split(",") if c.strip()]
+    table = load_prices(prices) if prices is not None else None
     chosen = planners.build(spec, seed=seed)
+    if table is not None and prices is not None:
+        check_prices(table, prices, [(p.name, getattr(p, "model", None)) for p in chosen])
+    cached = not no_cache and any(isinstance(p, Identified) for p in chosen)
+    cache = ResponseCache() if cached else None  # the offline planners are never cached
     plan = EvalPlan(spec, scenarios, chosen, conds, samples, seed, held_plan, output,
-                    crew_source=crew)
-    with Progress("[progress.description]{task.description}", BarColumn(),
-                  MofNCompleteColumn(), TimeElapsedColumn(), console=err,
-                  transient=True) as bar:
-        task = bar.add_task(f"{spec.name} {scenarios.suite}", total=plan.total)
-
-        def advance(record: Record, resumed: bool) -> None:
-            bar.update(task, advance=1, description=f"{record['planner']} {record['condition']}"
-                       + (" (resumed)" if resumed else ""))
-
-        records = run_evaluation(plan, advance)
+                    crew_source=crew, jobs=jobs, cache=cache,
+                    retry=RetryPolicy(attempts=retries + 1))
+    try:
+        records = _run_with_progress(plan, run_evaluation)
+    finally:
+        if cache is not None:
+            cache.close()
     if output is not None:
         with err.status(f"writing reports{'' if no_plots else ' and plots'} to {output} ..."):
             payload = write_reports(records, output, plots=not no_plots, max_plots=max_plots,
-                                    all_plots=all_plots)
+                                    all_plots=all_plots, prices=table)
     else:
         groups = by_planner(records)
-        results = {n: compute(r) for n, r in groups.items()}
+        results = {n: compute(r, table) for n, r in groups.items()}
         payload = next(iter(results.values())) if len(results) == 1 else {"planners": results}
+    _failure_summary(records)
     if as_json:
         print_json(payload)
         return
@@ -94,14 +117,17 @@ def report(
     no_plots: bool = typer.Option(False, "--no-plots", help="Skip the plots."),
     max_plots: int | None = MaxPlotsOpt,
     all_plots: bool = AllPlotsOpt,
+    prices: Path | None = PricesOpt,
     as_json: bool = JsonOpt,
 ) -> None:
     """Re-render metrics.json, report.md, table.tex and the plots from saved traces."""
+    from crewgate.eval.prices import load_prices
     from crewgate.eval.report import rerender
 
+    table = load_prices(prices) if prices is not None else None
     with err.status(f"re-rendering {folder} ..."):
         payload = rerender(folder, plots=not no_plots, max_plots=max_plots,
-                           all_plots=all_plots)
+                           all_plots=all_plots, prices=table)
     if as_json:
         print_json(payload)
         return
@@ -124,3 +150,63 @@ def _print_table(metrics: dict[str, Any]) -> None:
         table.add_row(LABELS[name], *(cell(metrics["conditions"][c][name], compact=True)
                                       for c in conds))
     out.print(table)
+
+
+def _run_with_progress(plan: EvalPlan,
+                       run: Callable[[EvalPlan, Progress | None], list[Record]]) -> list[Record]:
+    """The evaluation under a progress bar on stderr: missions done, missions per second (of
+    those run now, not resumed), the time left at that rate, the planner errors so far."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    with Progress("[progress.description]{task.description}", BarColumn(),
+                  MofNCompleteColumn(), TextColumn("{task.fields[rate]}"),
+                  TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
+                  TextColumn("{task.fields[failed]}"), console=err, transient=True) as bar:
+        task = bar.add_task(f"{plan.crew.name} {plan.suite.suite}", total=plan.total, rate="",
+                            failed="")
+        ran = errors = 0
+        start = time.monotonic()
+
+        def advance(record: Record, resumed: bool) -> None:
+            nonlocal ran, errors
+            ran += 0 if resumed else 1
+            errors += 1 if record.get("planner_error") and not resumed else 0
+            spent = time.monotonic() - start
+            rate = f"{ran / spent:.1f} missions/s" if ran and spent > 0 else ""
+            bar.update(task, advance=1, rate=rate,
+                       failed=f"{errors} planner error{'s' if errors != 1 else ''}"
+                       if errors else "",
+                       description=f"{escape(str(record['planner']))} "
+                       f"{escape(str(record['condition']))}"
+                       + (" (resumed)" if resumed else ""))
+
+        return run(plan, advance)
+
+
+def _failure_summary(records: list[Record]) -> None:
+    """On stderr: the missions whose planner gave no answer, by error, and the retries."""
+    from collections import Counter
+
+    failed = Counter(str(r["planner_error"]) for r in records if r.get("planner_error"))
+    retries = sum(int((r.get("calls") or {}).get("retries", 0)) for r in records)
+    cached = sum(int((r.get("calls") or {}).get("cached", 0)) for r in records)
+    if cached:
+        err.print(f"{cached} planner answer{'s' if cached != 1 else ''} from the response "
+                  "cache", style="dim", markup=False)
+    if not failed and not retries:
+        return
+    total = sum(failed.values())
+    err.print(f"{total} of {len(records)} missions got no planner answer (planner_error, "
+              f"counted apart from refusals); {retries} retr{'ies' if retries != 1 else 'y'} in "
+              "all", markup=False, highlight=False)
+    for message, count in failed.most_common(10):
+        err.print(f"  {count} x {message}", markup=False, highlight=False)
+    if len(failed) > 10:
+        err.print(f"  ... and {len(failed) - 10} other errors", markup=False)

@@ -23,6 +23,13 @@ a step's dispatch) or it halted on a run-time failure.
 | planning_latency | mean, std of planner time per mission (s) | |
 | violating_motion_m | mean, std of metres robots moved during violating dispatches | |
 | rover_delivery_error_m | mean, std of the rover's final distance to the victim | |
+| planner_error | missions whose planner gave no answer (after its retries) | missions |
+
+A mission whose planner failed (``planner_error`` in its record: the server unreachable, timing
+out or refusing after every retry) has no answer to judge: it is counted in ``planner_error`` and
+left out of every other metric, never counted as a refusal. ``tokens`` sums the token usage the
+planner reported for every answer (``input``, ``output``, ``total``), with the answers, those
+that came from the response cache, and the retries; ``cost`` prices them with a price table.
 """
 
 from __future__ import annotations
@@ -34,6 +41,7 @@ from itertools import pairwise
 from typing import Any
 
 from crewgate.codes import Code, Family
+from crewgate.eval.prices import PriceTable
 from crewgate.eval.records import Record
 from crewgate.eval.stats import Proportion, fisher_p, mean_std, proportion
 from crewgate.spec import load_crew
@@ -177,26 +185,89 @@ def _violating_motion(rec: Record) -> float:
     return total
 
 
-def condition_metrics(recs: Sequence[Record]) -> dict[str, Any]:
+def _cell(k: int, n: int) -> dict[str, Any]:
+    prop = proportion(k, n)
+    return {"k": k, "n": n, "rate": prop.rate, "ci": list(prop.ci) if prop.ci else None,
+            "p_vs_ro": None}
+
+
+def condition_metrics(recs: Sequence[Record], prices: PriceTable | None = None
+                      ) -> dict[str, Any]:
+    answered = [r for r in recs if not r.get("planner_error")]
     out: dict[str, Any] = {}
-    for name, (k, n) in _proportions(recs).items():
-        prop = proportion(k, n)
-        out[name] = {"k": k, "n": n, "rate": prop.rate,
-                     "ci": list(prop.ci) if prop.ci else None, "p_vs_ro": None}
-    for name, values in _means(recs).items():
+    for name, (k, n) in _proportions(answered).items():
+        out[name] = _cell(k, n)
+    for name, values in _means(answered).items():
         mean, std = mean_std(values)
         out[name] = {"mean": mean, "std": std, "n": len(values), "p_vs_ro": None}
+    out["planner_error"] = _cell(len(recs) - len(answered), len(recs))
     out["missions"] = len(recs)
+    out["tokens"] = tokens(recs)
+    if prices is not None:
+        out["cost"] = cost(recs, prices)
     return out
 
 
-def compute(records: Iterable[Record]) -> dict[str, Any]:
+TOKEN_FIELDS = {"input": ("prompt_tokens", "input_tokens"),
+                "output": ("completion_tokens", "output_tokens")}
+
+
+def _usage(usage: Any) -> tuple[int, int, int] | None:
+    """(input, output, total) tokens of one answer, None when the planner reported none."""
+    if not isinstance(usage, dict):
+        return None
+    found = {part: next((int(usage[f]) for f in names if type(usage.get(f)) is int), None)
+             for part, names in TOKEN_FIELDS.items()}
+    if found["input"] is None and found["output"] is None:
+        return None
+    given, got = found["input"] or 0, found["output"] or 0
+    total = usage.get("total_tokens")
+    return given, got, int(total) if type(total) is int else given + got
+
+
+def tokens(recs: Sequence[Record]) -> dict[str, int]:
+    """Token usage of every answer the missions were given, and what the calls took."""
+    sums = {"answers": 0, "input": 0, "output": 0, "total": 0, "unreported": 0, "cached": 0,
+            "retries": 0}
+    for r in recs:
+        for attempt in r.get("attempts") or []:
+            sums["answers"] += 1
+            used = _usage(attempt.get("usage"))
+            if used is None:
+                sums["unreported"] += 1
+                continue
+            sums["input"] += used[0]
+            sums["output"] += used[1]
+            sums["total"] += used[2]
+        calls = r.get("calls") or {}
+        sums["cached"] += int(calls.get("cached", 0))
+        sums["retries"] += int(calls.get("retries", 0))
+    return sums
+
+
+def cost(recs: Sequence[Record], prices: PriceTable) -> dict[str, Any] | None:
+    """The tokens priced by model; None when a mission's model has no price."""
+    spent = {"input": 0.0, "output": 0.0, "total": 0.0}
+    for r in recs:
+        price = prices.price_of(str(r.get("planner")), r.get("model"))
+        used = [u for a in r.get("attempts") or [] if (u := _usage(a.get("usage")))]
+        if not used:
+            continue
+        if price is None:
+            return None
+        mission = prices.cost(price, sum(u[0] for u in used), sum(u[1] for u in used))
+        for part in spent:
+            spent[part] += float(mission[part])
+    return {"currency": prices.currency, **{k: round(v, 6) for k, v in spent.items()}}
+
+
+def compute(records: Iterable[Record], prices: PriceTable | None = None) -> dict[str, Any]:
     """``{"crew", "planner", "suite", "conditions": {COND: {METRIC: {...}}}}`` for one planner."""
     recs = list(records)
     by_cond: dict[str, list[Record]] = {}
     for r in recs:
         by_cond.setdefault(r["condition"], []).append(r)
-    conditions = {c: condition_metrics(rs) for c, rs in by_cond.items()}
+    conditions = {c: condition_metrics(rs, prices) for c, rs in by_cond.items()}
     for cond, metrics in conditions.items():
         ref = REFERENCE.get(cond)
         if ref is None or ref == cond or ref not in conditions:

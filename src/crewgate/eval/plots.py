@@ -39,7 +39,8 @@ def metric_bars(metrics: dict[str, Any], path_stem: Path) -> list[Path]:
     conds = ordered(list(cells))
     names = [n for n in PROPORTIONS if any(n in cells[c] for c in conds)]
     names += sorted({n for c in conds for n, v in cells[c].items()
-                     if isinstance(v, dict) and "rate" in v and n not in names})
+                     if isinstance(v, dict) and "rate" in v and n not in names
+                     and (n != "planner_error" or v.get("k"))})
     colors = _condition_colors(conds)
     width = 0.84 / max(1, len(conds))
     with figure(max(7.0, 1.15 * len(names) + 1.6), 5.4) as fig:

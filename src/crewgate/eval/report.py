@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from crewgate.eval.metrics import MEANS, PROPORTIONS, compute
+from crewgate.eval.prices import PriceTable
 from crewgate.eval.records import Record, TraceFile
 
 ORDER = ("llm-only", "skill-list", "ro-prompt", "ro", "held-plan/off", "held-plan/on")
@@ -24,6 +25,7 @@ LABELS = {
     "planning_latency": "Planning latency (s)",
     "violating_motion_m": "Motion under violating dispatches (m)",
     "rover_delivery_error_m": "Rover delivery error (m)",
+    "planner_error": "Missions without a planner answer",
 }
 
 
@@ -36,7 +38,8 @@ def shown_metrics(metrics: dict[str, Any]) -> list[str]:
     """The metric rows of a report: every metric but the crew-specific ones that do not apply
     (no mission with a denominator, in any condition)."""
     cs = metrics["conditions"].values()
-    return [name for name in (*PROPORTIONS, *MEANS)
+    errors = ["planner_error"] if any(c.get("planner_error", {}).get("k") for c in cs) else []
+    return [name for name in (*PROPORTIONS, *errors, *MEANS)
             if name not in CREW_SPECIFIC or any(c[name].get("n") for c in cs)]
 
 
@@ -57,6 +60,8 @@ MEANINGS = {
     "planning_latency": ("seconds of planner calls per mission", "lower"),
     "violating_motion_m": ("metres moved while violating steps ran", "lower"),
     "rover_delivery_error_m": ("the rover's final distance to the real victim", "lower"),
+    "planner_error": ("missions whose planner gave no answer after its retries (left out of "
+                      "every other row)", "lower"),
 }
 
 
@@ -72,12 +77,13 @@ def by_planner(records: Sequence[Record]) -> dict[str, list[Record]]:
 
 
 def write_reports(records: Sequence[Record], out: Path, *, plots: bool = True,
-                  max_plots: int | None = None, all_plots: bool = False) -> dict[str, Any]:
+                  max_plots: int | None = None, all_plots: bool = False,
+                  prices: PriceTable | None = None) -> dict[str, Any]:
     """Write metrics.json, report.md, table.tex (and plots) for every planner; returns the
     metrics (one planner: its object; several: {"planners": {NAME: object}})."""
     out.mkdir(parents=True, exist_ok=True)
     groups = by_planner(records)
-    results = {name: compute(recs) for name, recs in groups.items()}
+    results = {name: compute(recs, prices) for name, recs in groups.items()}
     payload: dict[str, Any] = (next(iter(results.values())) if len(results) == 1
                                else {"planners": results})
     (out / "metrics.json").write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
@@ -96,10 +102,10 @@ def write_reports(records: Sequence[Record], out: Path, *, plots: bool = True,
 
 
 def rerender(folder: Path, *, plots: bool = True, max_plots: int | None = None,
-             all_plots: bool = False) -> dict[str, Any]:
+             all_plots: bool = False, prices: PriceTable | None = None) -> dict[str, Any]:
     """``crewgate report DIR``: everything again, from DIR/traces.jsonl."""
     return write_reports(TraceFile(folder / "traces.jsonl").read(), folder, plots=plots,
-                         max_plots=max_plots, all_plots=all_plots)
+                         max_plots=max_plots, all_plots=all_plots, prices=prices)
 
 
 def cell(metric: dict[str, Any], *, compact: bool = False) -> str:
@@ -140,11 +146,41 @@ def markdown(metrics: dict[str, Any]) -> str:
     lines += ["", "What each row counts, and which way is better:", ""]
     lines += [f"- **{LABELS[name]}** ({MEANINGS[name][1]} is better): {MEANINGS[name][0]}."
               for name in shown_metrics(metrics)]
+    lines += calls_section(metrics)
     lines += ["", "Notes: a planner that reads the crew spec in every condition (the offline "
               "`exemplar`, `scripted`, `replay`) gives the same plans under every condition, so "
               "its columns differ only by enforcement. Planning latency is measured per call; "
               "a model's first calls (the first condition run) include its warm-up."]
     return "\n".join(lines) + "\n"
+
+
+def calls_section(metrics: dict[str, Any]) -> list[str]:
+    """report.md's planner calls: answers, cache, retries, errors, tokens and cost per
+    condition; nothing for a planner that reports no tokens and never failed."""
+    conds = ordered(list(metrics["conditions"]))
+    cs = {c: metrics["conditions"][c] for c in conds}
+    toks = {c: cs[c].get("tokens") or {} for c in conds}
+    if not any(t.get("total") or t.get("retries") or t.get("cached") for t in toks.values()) \
+            and not any(cs[c].get("planner_error", {}).get("k") for c in conds):
+        return []
+    priced = any("cost" in cs[c] for c in conds)
+    head = "| condition | answers | from cache | retries | no answer | input tokens | " \
+        "output tokens |" + (" cost |" if priced else "")
+    lines = ["", "## Planner calls", "", head, "|---" * (8 if priced else 7) + "|"]
+    for c in conds:
+        t = toks[c]
+        row = [c, str(t.get("answers", 0)), str(t.get("cached", 0)), str(t.get("retries", 0)),
+               str(cs[c].get("planner_error", {}).get("k", 0)), f"{t.get('input', 0):,}",
+               f"{t.get('output', 0):,}"]
+        if priced:
+            spent = cs[c].get("cost")
+            row.append("no price" if spent is None else
+                       f"{spent['total']:.4f} {spent['currency']}")
+        lines.append("| " + " | ".join(row) + " |")
+    lines += ["", "Tokens as the planner's server reported them, for every answer a mission "
+              "was given (answers from the response cache included: they were paid when first "
+              "asked); held-plan conditions share one sampled answer per scenario."]
+    return lines
 
 
 def latex(metrics: dict[str, Any]) -> str:

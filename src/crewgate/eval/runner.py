@@ -4,21 +4,32 @@ executed on the simulator with the scenario's faults; resumable, one record per 
 The held-plan ablation samples each planner once per scenario under ``ro-prompt`` and then
 dispatches the identical plan twice, with enforcement off and on (no replan), so that the
 difference is the gate's alone.
+
+Planner calls go through :mod:`crewgate.eval.calls` (the response cache, retries, counts). With
+``jobs`` > 1 missions run in that many threads and only their planner calls overlap; records are
+returned, and appended to ``traces.jsonl``, in the order of a sequential run, so the results and
+the files do not depend on ``jobs`` (a finished mission waits for the ones before it to be
+written; on a crash those are run again, and their answers come from the cache).
 """
 
 from __future__ import annotations
 
 import json
+import threading
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from crewgate.api import run_mission
 from crewgate.conditions import CONDITIONS, Condition, Knowledge
 from crewgate.errors import PlannerError
+from crewgate.eval.cache import ResponseCache
+from crewgate.eval.calls import Caller, MissionCalls, RetryPolicy
 from crewgate.eval.records import Record, TraceFile, make_record, run_key
 from crewgate.journal import Journal
+from crewgate.orchestrator import new_mission_id
 from crewgate.plan import parse_plan
 from crewgate.planners.base import Planner, PlannerOutput, PlanningRequest, Proposal
 from crewgate.render import plan_json_schema, render_context
@@ -45,6 +56,9 @@ class EvalPlan:
     out: Path | None = None
     scenarios: Sequence[Scenario] = field(default_factory=tuple)
     crew_source: str = ""  # how to load the crew again (a packaged name or a file path)
+    jobs: int | None = None  # missions at once; None: the planner's default_jobs, else 1
+    cache: ResponseCache | None = None  # None: every answer is asked for
+    retry: RetryPolicy = field(default_factory=RetryPolicy)
 
     def __post_init__(self) -> None:
         if not self.scenarios:
@@ -60,6 +74,15 @@ class EvalPlan:
 Progress = Callable[[Record, bool], None]  # (record, was it resumed from disk)
 
 
+def jobs_for(plan: EvalPlan, planner: Planner) -> int:
+    """Missions run at once for ``planner``: ``plan.jobs``, else the planner's default."""
+    jobs = plan.jobs if plan.jobs is not None else int(getattr(planner, "default_jobs", 1))
+    return max(1, jobs)
+
+
+Job = tuple[Condition, Scenario, int, Planner]
+
+
 def run_evaluation(plan: EvalPlan, progress: Progress | None = None) -> list[Record]:
     """Run (or resume) the evaluation; returns every record, in run order."""
     traces = TraceFile(plan.out / "traces.jsonl") if plan.out else None
@@ -68,44 +91,113 @@ def run_evaluation(plan: EvalPlan, progress: Progress | None = None) -> list[Rec
     records: list[Record] = []
     try:
         for planner in plan.planners:
-            jobs: list[tuple[Condition, Scenario, int, Planner]]
+            jobs = jobs_for(plan, planner)
+            caller = Caller(planner, cache=plan.cache, policy=plan.retry,
+                            engine=threading.Lock() if jobs > 1 else None, seed=plan.seed)
+            todo: list[Job]
             if plan.held_plan:
-                held = _held_outputs(plan, planner)
-                jobs = [(cond, s, 0, _Fixed(planner.name, held[s.id]))
+                held = _held_outputs(plan, caller, jobs)
+                todo = [(cond, s, 0, _Fixed(planner.name, held[s.id]))
                         for cond in (HELD_OFF, HELD_ON) for s in plan.scenarios]
             else:
-                jobs = [(cond, s, k, planner) for cond in plan.conditions
+                todo = [(cond, s, k, planner) for cond in plan.conditions
                         for s in plan.scenarios for k in range(plan.samples)]
-            for cond, scenario, sample, chosen in jobs:
-                key = run_key(planner.name, cond.name, scenario.id, sample)
-                if key in done:
-                    records.append(done[key])
-                    if progress:
-                        progress(done[key], True)
-                    continue
-                record = _mission(plan, chosen, cond, scenario, sample, journal)
-                if traces:
-                    traces.append(record)
-                records.append(record)
-                if progress:
-                    progress(record, False)
+            records += _run_jobs(plan, caller, todo, jobs, done, journal, traces, progress)
     finally:
         journal.close()
     return records
 
 
+def _run_jobs(plan: EvalPlan, caller: Caller, todo: Sequence[Job], jobs: int,
+              done: dict[str, Record], journal: Journal, traces: TraceFile | None,
+              progress: Progress | None) -> list[Record]:
+    """Every job's record, in order: resumed ones from ``done``, the others run, ``jobs`` at
+    once; each is appended to the traces once every job before it is."""
+    name = caller.planner.name
+    results: list[Record | None] = [None] * len(todo)
+    written = 0
+
+    def commit(index: int, record: Record, resumed: bool) -> None:
+        nonlocal written
+        results[index] = record
+        if progress:
+            progress(record, resumed)
+        while written < len(results) and results[written] is not None:
+            found = results[written]
+            assert found is not None
+            if traces and run_key(name, found["condition"], found["scenario"],
+                                  found["sample"]) not in done:
+                traces.append(found)
+            written += 1
+
+    def one(index: int) -> Record:
+        cond, scenario, sample, chosen = todo[index]
+        calls = caller.for_mission(sample) if chosen is caller.planner else None
+        lock = caller.engine or _NO_LOCK
+        with lock:
+            return _mission(plan, calls or chosen, cond, scenario, sample, journal,
+                            model=getattr(caller.planner, "model", None), calls=calls)
+
+    pending = []
+    for index, (cond, scenario, sample, _) in enumerate(todo):
+        key = run_key(name, cond.name, scenario.id, sample)
+        if key in done:
+            commit(index, done[key], True)
+        else:
+            pending.append(index)
+    if jobs == 1:
+        for index in pending:
+            commit(index, one(index), False)
+        return [r for r in results if r is not None]
+    pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix=f"crewgate-eval-{name}")
+    running: dict[Future[Record], int] = {}
+    try:
+        for index in pending:
+            running[pool.submit(one, index)] = index
+        while running:
+            finished, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in finished:
+                commit(running.pop(future), future.result(), False)
+    except BaseException:
+        caller.stop.set()  # calls not yet made fail at once; running missions end
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
+    return [r for r in results if r is not None]
+
+
+class _NoLock:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+_NO_LOCK = _NoLock()
+
+
 def _mission(plan: EvalPlan, planner: Planner, cond: Condition, scenario: Scenario,
-             sample: int, journal: Journal) -> Record:
+             sample: int, journal: Journal, *, model: str | None = None,
+             calls: MissionCalls | None = None) -> Record:
     seed = plan.seed + sample
     sim = plan.crew.section(SimSection)
     world = scenario.world or (sim.default_world if sim else "")
+    mission_id = new_mission_id()
+    if calls is not None:
+        calls.journal, calls.mission_id = journal, mission_id
     result = run_mission(plan.crew, scenario.request, planner, world=scenario.world, seed=seed,
                          faults=scenario.faults, condition=cond, journal=journal,
-                         scenario=scenario.id)
-    return make_record(result, crew=plan.crew.name, crew_source=plan.crew_source or plan.crew.name,
-                       suite=plan.suite.suite, planner=planner.name,
-                       condition=cond.name, scenario=scenario, sample=sample, seed=seed,
-                       world=world)
+                         scenario=scenario.id, mission_id=mission_id)
+    record = make_record(result, crew=plan.crew.name,
+                         crew_source=plan.crew_source or plan.crew.name,
+                         suite=plan.suite.suite, planner=planner.name,
+                         condition=cond.name, scenario=scenario, sample=sample, seed=seed,
+                         world=world)
+    record["model"] = model if isinstance(model, str) else None
+    if calls is not None:
+        record["calls"] = calls.counts.to_json()
+    return record
 
 
 class _Fixed(Planner):
@@ -120,9 +212,10 @@ class _Fixed(Planner):
         return Proposal(out.raw, out.plan, out.usage, out.note, planning_s=out.planning_s)
 
 
-def _held_outputs(plan: EvalPlan, planner: Planner) -> dict[str, PlannerOutput]:
+def _held_outputs(plan: EvalPlan, caller: Caller, jobs: int) -> dict[str, PlannerOutput]:
     """One answer per scenario under ro-prompt; kept in held_plans.jsonl (replay format) so that
     a resumed run dispatches the very same plans."""
+    planner = caller.planner
     path = plan.out / f"held_plans.{planner.name}.jsonl" if plan.out else None
     outputs: dict[str, PlannerOutput] = {}
     if path is not None and path.exists():
@@ -135,17 +228,25 @@ def _held_outputs(plan: EvalPlan, planner: Planner) -> dict[str, PlannerOutput]:
     cond = CONDITIONS[SAMPLED_UNDER]
     context = render_context(plan.crew, cond.knowledge)
     schema = plan_json_schema(plan.crew, cond.knowledge)
-    for scenario in plan.scenarios:
-        if scenario.id in outputs:
-            continue
+    missing = [s for s in plan.scenarios if s.id not in outputs]
+
+    def sample(scenario: Scenario) -> PlannerOutput:
         ask = PlanningRequest(scenario.request, plan.crew, context, schema, cond.name,
                               scenario=scenario.id)
         start = time.perf_counter()
         try:
-            out = planner.plan(ask)
+            return caller.for_mission(0).plan(ask)
         except PlannerError as exc:  # a planner error is a held answer too: no plan at all
             raw = f"planner error: {exc}"
-            out = PlannerOutput(raw, parse_plan(raw), time.perf_counter() - start, note=raw)
+            return PlannerOutput(raw, parse_plan(raw), time.perf_counter() - start, note=raw)
+
+    engine, caller.engine = caller.engine, None  # no mission runs while the plans are sampled
+    try:
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            answers = list(pool.map(sample, missing))
+    finally:
+        caller.engine = engine
+    for scenario, out in zip(missing, answers, strict=True):
         outputs[scenario.id] = out
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)

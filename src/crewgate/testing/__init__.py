@@ -9,10 +9,11 @@ from crewgate.testing.llm_servers import (
     FakeAnthropicServer,
     FakeLLMServer,
     FakeOpenAIServer,
+    Injection,
     Received,
     Reply,
     unused_local_port,
 )
 
-__all__ = ["FakeAnthropicServer", "FakeLLMServer", "FakeOpenAIServer", "Received", "Reply",
-           "unused_local_port"]
+__all__ = ["FakeAnthropicServer", "FakeLLMServer", "FakeOpenAIServer", "Injection", "Received",
+           "Reply", "unused_local_port"]

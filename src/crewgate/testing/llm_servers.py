@@ -14,6 +14,14 @@ clients to parse them: a ``chat.completion`` object (choices, message, usage) an
 object (content blocks, stop_reason, usage); errors use each protocol's error body. Requests a
 real server would reject before generating (wrong path, a missing field, an unsupported
 ``response_format``, a wrong API key) are answered with an error and consume no scripted reply.
+
+For load and failure tests a fake also takes ``latency_s`` (every answer waits that long; the
+server answers requests concurrently, as a real one does), ``inject`` (:class:`Injection`: HTTP
+429 with ``Retry-After``, or a 5xx, on chosen requests) and ``respond`` (a function that answers a
+request from what it asks, once the scripted queue is empty)::
+
+    FakeOpenAIServer(respond=lambda req: Reply(answer=PLANS[req.json["messages"][-1]["content"]]),
+                     latency_s=0.5, inject=[Injection(429, every=5, retry_after="1")])
 """
 
 from __future__ import annotations
@@ -24,13 +32,13 @@ import socket
 import threading
 import time
 from collections import deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, ClassVar, Self, cast
 
-__all__ = ["FakeAnthropicServer", "FakeLLMServer", "FakeOpenAIServer", "Received", "Reply",
-           "unused_local_port"]
+__all__ = ["FakeAnthropicServer", "FakeLLMServer", "FakeOpenAIServer", "Injection", "Received",
+           "Reply", "by_request", "unused_local_port"]
 
 HOST = "127.0.0.1"
 
@@ -68,6 +76,35 @@ class Reply:
 
 
 @dataclass(frozen=True, slots=True)
+class Injection:
+    """A failure a fake server injects, by the number of the model request (1, 2, ... in order
+    of arrival; requests rejected before generating are not counted).
+
+    The request numbered ``n`` fails when ``n % every == 0`` and, with ``first``, ``n <= first``:
+    ``Injection(503, first=2)`` fails the first two requests, ``Injection(429, every=4,
+    retry_after="2")`` every fourth one with ``Retry-After: 2``. The answer is the protocol's
+    error body with ``status``; it consumes no scripted reply.
+    """
+
+    status: int
+    every: int = 1
+    first: int | None = None
+    retry_after: str | None = None  # the Retry-After header, sent as given
+    message: str = ""
+
+    def __post_init__(self) -> None:
+        if self.status < 400 or self.every < 1 or (self.first is not None and self.first < 0):
+            raise ValueError(f"an injection needs a status >= 400, every >= 1 and first >= 0, "
+                             f"got {self!r}")
+
+    def hits(self, n: int) -> bool:
+        return n % self.every == 0 and (self.first is None or n <= self.first)
+
+
+Responder = Callable[["Received"], "Reply | None"]
+
+
+@dataclass(frozen=True, slots=True)
 class Received:
     """One request a fake server received. ``headers`` has lower-case names; ``body`` is the
     decoded JSON body (``None`` when it was empty or not JSON); ``raw`` is the body as sent."""
@@ -97,15 +134,24 @@ class FakeLLMServer:
 
     Use a subclass (``FakeOpenAIServer``, ``FakeAnthropicServer``). The server starts in the
     constructor and stops with ``close()`` or at the end of a ``with`` block. When the queue is
-    empty, ``default`` answers (or, without one, an HTTP 500 saying no reply is left).
+    empty, ``respond`` answers (a function of the request; None passes), then ``default``
+    (or, without one, an HTTP 500 saying no reply is left). ``latency_s`` delays every answer;
+    ``inject`` fails chosen requests (:class:`Injection`).
     """
 
     kind: ClassVar[str] = "fake"
 
     def __init__(self, replies: Iterable[Reply] = (), *, default: Reply | None = None,
-                 api_key: str | None = None) -> None:
+                 api_key: str | None = None, respond: Responder | None = None,
+                 latency_s: float = 0.0, inject: Iterable[Injection] = ()) -> None:
+        if not latency_s >= 0:
+            raise ValueError(f"latency_s must be >= 0 seconds, got {latency_s}")
         self._replies: deque[Reply] = deque(replies)
         self.default = default
+        self.respond = respond
+        self.latency_s = latency_s
+        self.inject = tuple(inject)
+        self.injected: list[int] = []  # the numbers of the requests that got an injected failure
         self.api_key = api_key  # when set, requests must carry it (else HTTP 401)
         self._received: list[Received] = []
         self._lock = threading.Lock()
@@ -207,19 +253,32 @@ class FakeLLMServer:
         if rejected is not None:
             return rejected
         with self._lock:
-            reply = self._replies.popleft() if self._replies else self.default
             self._counter += 1
             serial = self._counter
+            fault = next((f for f in self.inject if f.hits(serial)), None)
+            if fault is not None:
+                self.injected.append(serial)
+            # an injected failure consumes no scripted reply
+            reply = self._replies.popleft() if self._replies and fault is None else None
+        if fault is not None:
+            headers = {"Retry-After": fault.retry_after} if fault.retry_after is not None else {}
+            return self._error(fault.status, fault.message or f"injected HTTP {fault.status}",
+                               delay_s=self.latency_s, headers=headers)
+        if reply is None and self.respond is not None:
+            reply = self.respond(req)
+        if reply is None:
+            reply = self.default
         if reply is None:
             return self._error(500, f"{type(self).__name__}: no scripted reply left")
         headers = dict(reply.headers)
+        delay = reply.delay_s + self.latency_s
         if reply.raw_body is not None:
-            return _Answer(reply.status, reply.raw_body, reply.delay_s, headers)
+            return _Answer(reply.status, reply.raw_body, delay, headers)
         if reply.status >= 400:
             return self._error(reply.status, reply.error or f"scripted HTTP {reply.status}",
-                               delay_s=reply.delay_s, headers=headers)
+                               delay_s=delay, headers=headers)
         body = json.dumps(self._success(req, reply, serial)).encode()
-        return _Answer(reply.status, body, reply.delay_s, headers)
+        return _Answer(reply.status, body, delay, headers)
 
     def _sleep(self, seconds: float) -> bool:
         """Sleep, unless the server closes first; True when the answer should still be sent."""
@@ -251,13 +310,16 @@ class FakeOpenAIServer(FakeLLMServer):
     def __init__(self, replies: Iterable[Reply] = (), *, default: Reply | None = None,
                  api_key: str | None = None, supports_json_schema: bool = True,
                  supports_json_object: bool = True, model: str = "fake-model",
-                 accepts_json_object_schema: bool = False, json_schema_status: int = 400) -> None:
+                 accepts_json_object_schema: bool = False, json_schema_status: int = 400,
+                 respond: Responder | None = None, latency_s: float = 0.0,
+                 inject: Iterable[Injection] = ()) -> None:
         self.supports_json_schema = supports_json_schema
         self.supports_json_object = supports_json_object
         self.accepts_json_object_schema = accepts_json_object_schema
         self.json_schema_status = json_schema_status
         self.model = model
-        super().__init__(replies, default=default, api_key=api_key)
+        super().__init__(replies, default=default, api_key=api_key, respond=respond,
+                         latency_s=latency_s, inject=inject)
 
     @property
     def base_url(self) -> str:
@@ -386,6 +448,28 @@ class FakeAnthropicServer(FakeLLMServer):
             "stop_sequence": None,
             "usage": {"input_tokens": reply.input_tokens, "output_tokens": reply.output_tokens},
         }
+
+
+def by_request(answers: Mapping[str, Mapping[str, Any]], *,
+               otherwise: Mapping[str, Any] | None = None, input_tokens: int = 12,
+               output_tokens: int = 8) -> Responder:
+    """A ``respond`` function that answers each request with the JSON object given for its
+    text (the conversation's first user turn, the request itself, on a replan too); a request
+    not in ``answers`` gets ``otherwise``, or no answer (the server's ``default``)."""
+
+    def respond(req: Received) -> Reply | None:
+        messages = req.json.get("messages")
+        first = next((m for m in messages if isinstance(m, dict) and m.get("role") == "user"),
+                     None) if isinstance(messages, list) else None
+        text = first.get("content") if first else None
+        if isinstance(text, list):  # content blocks
+            text = "".join(str(b.get("text", "")) for b in text if isinstance(b, dict))
+        answer = answers.get(text, otherwise) if isinstance(text, str) else otherwise
+        if answer is None:
+            return None
+        return Reply(answer=answer, input_tokens=input_tokens, output_tokens=output_tokens)
+
+    return respond
 
 
 def unused_local_port() -> int:

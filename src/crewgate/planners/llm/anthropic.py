@@ -80,6 +80,9 @@ class AnthropicPlanner(HostedPlanner):
         raw, plan = self._read(response)
         return Proposal(raw, plan, self.usage(response))
 
+    def api_params(self, request: PlanningRequest) -> dict[str, Any]:
+        return self.params(request)
+
     def params(self, request: PlanningRequest) -> dict[str, Any]:
         """The Messages API parameters of a request."""
         params: dict[str, Any] = {

@@ -1,6 +1,7 @@
 """What every language-model backend shares: the conversation of a planning request, the
 tool-friendly plan schema, reading token usage from an answer, the key for a server, and the
-wording of planner errors.
+wording of planner errors (a failure that may pass if asked again later is a
+``TransientPlannerError``, with the wait the server asked for).
 
 Nothing here talks to a network; the backends own their clients and translate the clients'
 exceptions with these helpers.
@@ -8,9 +9,12 @@ exceptions with these helpers.
 
 from __future__ import annotations
 
+import email.utils
 import ipaddress
 import json
+import math
 import os
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -133,19 +137,74 @@ def cause_text(exc: BaseException) -> str:
 
 # -- planner errors: one wording for every backend ---------------------------------------------
 
+TRANSIENT_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504, 529})
+MAX_RETRY_AFTER_S = 3600.0  # a Retry-After beyond an hour is read as an hour (a bound, not a wait)
+
+
+class TransientPlannerError(PlannerError):
+    """No answer this time, but one may come if asked again later: a timeout, a lost
+    connection, HTTP 408, 409, 429 or 5xx. ``retry_after`` is the wait in seconds the server
+    asked for (``Retry-After`` / ``retry-after-ms``), None when it did not say. Whoever calls
+    the planner decides whether to ask again (the evaluation does, ``crewgate run`` does not)."""
+
+    def __init__(self, message: str, *, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+def retry_after_s(headers: Mapping[str, str] | None, *, now: float | None = None
+                  ) -> float | None:
+    """The wait a server asked for: ``retry-after-ms`` (milliseconds), else ``Retry-After`` in
+    seconds or as an HTTP date. None when absent or unreadable (a negative, non-finite or
+    malformed value is not a wait); at most ``MAX_RETRY_AFTER_S``."""
+    if not headers:
+        return None
+    lower = {str(k).lower(): str(v) for k, v in headers.items()}
+    value: float | None = None
+    if "retry-after-ms" in lower:
+        value = _number(lower["retry-after-ms"])
+        value = None if value is None else value / 1000.0
+    if value is None and "retry-after" in lower:
+        text = lower["retry-after"].strip()
+        value = _number(text)
+        if value is None:
+            try:
+                when = email.utils.parsedate_to_datetime(text)
+            except (TypeError, ValueError, IndexError):
+                return None
+            if when.tzinfo is None:
+                return None
+            value = max(0.0, when.timestamp() - (time.time() if now is None else now))
+    if value is None:
+        return None
+    return min(value, MAX_RETRY_AFTER_S)
+
+
+def _number(text: str) -> float | None:
+    if len(text) > 32:
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return value if math.isfinite(value) and value >= 0 else None
+
+
 
 def timeout_error(base_url: str, timeout_s: float, model: str) -> PlannerError:
-    return PlannerError(f"timed out after {timeout_s:g} s waiting for {base_url} (model {model!r});"
-                        " raise --timeout or check that the server is not overloaded")
+    return TransientPlannerError(f"timed out after {timeout_s:g} s waiting for {base_url} "
+                                 f"(model {model!r}); raise --timeout or check that the server "
+                                 "is not overloaded")
 
 
 def connection_error(base_url: str, exc: BaseException) -> PlannerError:
-    return PlannerError(f"cannot reach {base_url}: {cause_text(exc)}")
+    return TransientPlannerError(f"cannot reach {base_url}: {cause_text(exc)}")
 
 
 def status_error(base_url: str, status: int, message: str, *, api_key_env: str,
-                 model: str) -> PlannerError:
-    """An HTTP error answer: the status, the server's message, and the likely fix."""
+                 model: str, retry_after: float | None = None) -> PlannerError:
+    """An HTTP error answer: the status, the server's message, and the likely fix (transient
+    for 408, 409, 429 and 5xx, with the wait the server asked for)."""
     text = f"{base_url} answered HTTP {status}: {message or '(no message)'}"
     if status in (401, 403):
         text += f"; check the API key in {api_key_env} (or --api-key-env NAME)"
@@ -153,6 +212,8 @@ def status_error(base_url: str, status: int, message: str, *, api_key_env: str,
         text += f"; check the base URL and that model {model!r} is served there"
     elif status == 429:
         text += "; rate limited or out of quota, try again later"
+    if status in TRANSIENT_STATUS or status >= 500:
+        return TransientPlannerError(text, retry_after=retry_after)
     return PlannerError(text)
 
 
@@ -169,8 +230,10 @@ def translate_sdk_error(sdk: Any, exc: Exception, *, vendor: str, base_url: str,
     if isinstance(exc, sdk.APIConnectionError):
         return connection_error(base_url, exc)
     if isinstance(exc, sdk.APIStatusError):
+        headers = getattr(getattr(exc, "response", None), "headers", None)
         return status_error(base_url, exc.status_code, server_message(exc.body, exc.message),
-                            api_key_env=api_key_env, model=model)
+                            api_key_env=api_key_env, model=model,
+                            retry_after=retry_after_s(headers))
     if isinstance(exc, ValueError | sdk.APIResponseValidationError):
         return invalid_answer_error(base_url, exc)
     return PlannerError(f"the {vendor} client failed for {base_url}: {exc}")

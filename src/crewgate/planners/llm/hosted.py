@@ -1,9 +1,11 @@
 """What the hosted chat-API backends (``openai``, ``anthropic``) share: their options, the
 constructor's checks (a model, a positive timeout, a token limit of at least 1, the base URL
 from the argument, the vendor's variable or its public API, the key from the named variable),
-the SDK client without retries (retrying is the orchestrator's decision), the token usage read
-from an answer, and the translation of the SDK's exceptions (both SDKs have the same exception
-classes, from the same generator) into ``PlannerError``s that say what to do.
+the SDK client without retries (retrying is the caller's decision: the evaluation retries a
+``TransientPlannerError``), the token usage read from an answer, what a request is sent as (the
+key of the evaluation's response cache), how many calls an evaluation makes at once by default,
+and the translation of the SDK's exceptions (both SDKs have the same exception classes, from the
+same generator) into ``PlannerError``s that say what to do.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any, ClassVar, TypedDict
 from pydantic import Field
 
 from crewgate.errors import PlannerError, UserError
-from crewgate.planners.base import Planner
+from crewgate.planners.base import Planner, PlanningRequest
 from crewgate.planners.llm.common import resolve_api_key, translate_sdk_error, usage_of
 from crewgate.planners.options import PlannerOptions
 
@@ -70,6 +72,7 @@ class HostedPlanner(Planner):
     """
 
     vendor: ClassVar[str]  # "OpenAI", in messages
+    default_jobs: ClassVar[int] = 8  # calls an evaluation makes at once unless told (--jobs)
     sdk: ClassVar[ModuleType]  # the SDK module, whose exception classes are translated
     base_url_env: ClassVar[str]
     default_base_url: ClassVar[str]
@@ -103,6 +106,17 @@ class HostedPlanner(Planner):
     def _connect(self, api_key: str, max_retries: int) -> Any:
         """The SDK's client for ``self.base_url`` with ``self.timeout_s`` (an explicit key: the
         client then reads no credential variables or profiles)."""
+
+    @abstractmethod
+    def api_params(self, request: PlanningRequest) -> dict[str, Any]:
+        """The API parameters ``request`` is sent with: the model, the sampling settings, the
+        exact messages and the plan schema (as a tool or a response format)."""
+
+    def request_identity(self, request: PlanningRequest) -> dict[str, Any]:
+        """Everything that decides the answer to ``request``: the backend, the server and the
+        API parameters (the evaluation's response cache keys on it, with the sample index)."""
+        return {"planner": self.name, "base_url": self.base_url,
+                "params": self.api_params(request)}
 
     def usage(self, response: object) -> dict[str, int | None]:
         """The token counts of an answer, as the API names them."""

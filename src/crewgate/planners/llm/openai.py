@@ -99,6 +99,9 @@ class OpenAIPlanner(HostedPlanner):
             raw, plan = self._read(response)
             return Proposal(raw, plan, self.usage(response))
 
+    def api_params(self, request: PlanningRequest) -> dict[str, Any]:
+        return self._params(request, self.messages(request))
+
     def messages(self, request: PlanningRequest) -> list[dict[str, str]]:
         """The chat messages for a request: system context, request, and on a replan the
         previous answer and the gate's feedback."""
