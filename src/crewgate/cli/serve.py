@@ -20,7 +20,7 @@ from crewgate.cli.backends import (
     WorldOpt,
     choose_backend,
 )
-from crewgate.cli.common import CrewArg, JournalOpt, SeedOpt, out
+from crewgate.cli.common import CrewArg, JournalOpt, SeedOpt
 from crewgate.cli.planning import PLANNERS, PlannerArgs, planner_options
 from crewgate.errors import UserError
 
@@ -76,7 +76,7 @@ def serve(
     from crewgate.journal import Journal
     from crewgate.service import LiveCrew, MissionDesk
     from crewgate.service.auth import Tokens, User, digest, new_token
-    from crewgate.service.server import listen, run_server
+    from crewgate.service.server import listen, run_server, signals_noted
     from crewgate.spec import load_crew
 
     if approval not in APPROVALS:
@@ -105,24 +105,34 @@ def serve(
     desk = MissionDesk(spec, live, jr, planner=chosen, source="operator",
                        approval=approval,  # type: ignore[arg-type]  # checked above
                        approval_timeout_s=approval_timeout)
-    try:
-        if where.wait_s > 0:
-            adapter.connect(list(spec.robots), where.wait_s)
-        bound = sock.getsockname()
-        shown = f"[{bound[0]}]" if ":" in bound[0] else bound[0]
-        url = f"http://{shown}:{bound[1]}/"
-        print(f"crewgate serve {spec.name}: {adapter.describe()}, planner {chosen.name}, "
-              f"journal {jr.path}", file=sys.stderr, flush=True)
-        if session_token is not None:
-            print(f"console (admin token for this run): {url}#token={session_token}",
-                  file=sys.stderr, flush=True)
-        else:
-            print(f"console: {url} (sign in with your token)", file=sys.stderr, flush=True)
-        run_server(create_app(desk, users, version=__version__), sock)
-    finally:
-        desk.close()
-        live.close()
-        jr.close()
+    with signals_noted() as stopped:
+        try:
+            if where.wait_s > 0:
+                adapter.connect(list(spec.robots), where.wait_s)
+            bound = sock.getsockname()
+            shown = f"[{bound[0]}]" if ":" in bound[0] else bound[0]
+            url = f"http://{shown}:{bound[1]}/"
+            print(f"crewgate serve {spec.name}: {adapter.describe()}, planner {chosen.name}, "
+                  f"journal {jr.path}", file=sys.stderr, flush=True)
+            if session_token is not None:
+                print(f"console (admin token for this run): {url}#token={session_token}",
+                      file=sys.stderr, flush=True)
+            else:
+                print(f"console: {url} (sign in with your token)", file=sys.stderr, flush=True)
+            left = jr.unfinished(spec.name)
+            if left:  # an earlier process stopped without closing them (SIGKILL, power loss)
+                print(f"{len(left)} mission(s) of an earlier run were never closed "
+                      f"({', '.join(m.mission_id for m in left[:3])}): `crewgate recover "
+                      f"{spec.name}` makes their robots safe and closes them", file=sys.stderr,
+                      flush=True)
+            run_server(create_app(desk, users, version=__version__), sock)
+        finally:
+            if stopped:
+                print(f"{stopped[0]}: stopping; missions that wait or run are cancelled (their "
+                      "safe fallback runs)", file=sys.stderr, flush=True)
+            desk.close()
+            live.close()
+            jr.close()
 
 
 @app.command()
@@ -136,7 +146,7 @@ def token(
                               "user to (created if missing, readable by you only)."),
 ) -> None:
     """Make a token for a user of `crewgate serve`: its hash is added to the token file, the
-    token is printed once (give it to the user; it is not stored anywhere)."""
+    token is printed once on stdout (give it to the user; it is not stored anywhere)."""
     from crewgate.service.auth import new_token, parse_file, token_line
 
     secret = new_token()
@@ -151,7 +161,9 @@ def token(
             f.write(line)
     except OSError as exc:
         raise UserError(f"cannot write token file {file}: {exc}") from exc
-    out.print(f"user {name} ({role}) added to {file}; the token (shown once):", markup=False)
+    # the token alone on stdout, so that a script can take it: TOKEN=$(crewgate token ...)
+    print(f"user {name} ({role}) added to {file}; the token (shown once) follows on stdout",
+          file=sys.stderr)
     print(secret)
 
 

@@ -358,7 +358,7 @@ class MissionDesk:
         """The mission's worker: one orchestrator mission, planning to its end."""
         planner: Planner = (_Planned(self, draft) if draft.planner != "client"
                             else _Mailbox(self, draft))
-        view = self.live.view(draft.id, ())
+        view = self.live.view(draft.id, (), by=draft.by)
         try:
             result = run_mission(self.crew, draft.request, planner, journal=self.journal,
                                  adapter=view, mission_id=draft.id,

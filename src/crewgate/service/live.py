@@ -182,8 +182,8 @@ class LiveCrew:
         state["estop"] = self.stops()
         return state
 
-    def view(self, mission_id: str, robots: Collection[str]) -> MissionView:
-        return MissionView(self, mission_id, frozenset(robots))
+    def view(self, mission_id: str, robots: Collection[str], *, by: str = "") -> MissionView:
+        return MissionView(self, mission_id, frozenset(robots), by)
 
     # -- the backend's mission hooks, counted ---------------------------------------------------
 
@@ -215,9 +215,10 @@ class MissionView(Adapter):
     command for any other robot is rejected before it reaches the backend: no robot is ever
     commanded by two missions."""
 
-    def __init__(self, live: LiveCrew, mission_id: str, robots: frozenset[str]) -> None:
+    def __init__(self, live: LiveCrew, mission_id: str, robots: frozenset[str],
+                 by: str = "") -> None:
         super().__init__(live.world)
-        self.live, self.mission_id, self.robots = live, mission_id, robots
+        self.live, self.mission_id, self.robots, self.by = live, mission_id, robots, by
         self.name = live.adapter.name
         self.clock = live.adapter.clock
         self.tick_s = live.adapter.tick_s
@@ -260,8 +261,8 @@ class MissionView(Adapter):
         return self.live.adapter.describe()
 
     def meta(self) -> dict[str, Any]:
-        return {**self.live.adapter.meta(), "robots": sorted(self.robots),
-                "speed": self.live.speed}
+        return {**self.live.adapter.meta(), "speed": self.live.speed,
+                **({"submitted_by": self.by} if self.by else {})}
 
     def outcome(self) -> dict[str, Any]:
         if self.live.sim is None:

@@ -3,7 +3,12 @@ port that can be printed, and a taken port fails before the robots are opened)."
 
 from __future__ import annotations
 
+import signal
 import socket
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import FrameType
 from typing import Any
 
 from crewgate.errors import UserError
@@ -23,6 +28,28 @@ def listen(host: str, port: int) -> socket.socket:
     return sock
 
 
+@contextmanager
+def signals_noted() -> Iterator[list[str]]:
+    """SIGINT and SIGTERM are noted in the yielded list, not raised, for the whole life of the
+    service: uvicorn stops serving on the first (it raises the signal again once it stopped,
+    which lands here), and the missions are then closed without a second signal cutting that
+    short (a landing drone is not abandoned)."""
+    noted: list[str] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield noted
+        return
+
+    def note(signum: int, frame: FrameType | None) -> None:
+        noted.append(signal.Signals(signum).name)
+
+    previous = {s: signal.signal(s, note) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield noted
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+
+
 def run_server(app: Any, sock: socket.socket) -> None:
     """Serve until SIGINT or SIGTERM (uvicorn's handlers: it finishes the open requests)."""
     import uvicorn
@@ -32,4 +59,4 @@ def run_server(app: Any, sock: socket.socket) -> None:
     uvicorn.Server(config).run(sockets=[sock])
 
 
-__all__ = ["listen", "run_server"]
+__all__ = ["listen", "run_server", "signals_noted"]
