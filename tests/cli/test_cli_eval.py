@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
+from crewgate.testing import FakeOpenAIServer, Injection, Reply
 from tests.cli.support import ROOT, assert_clean_failure, crewgate
 
 SAR_4ARM = ROOT / "tests" / "corpus" / "study" / "sar" / "recorded_plans_mock_4arm.jsonl"
@@ -64,3 +67,84 @@ def test_eval_errors_are_clean(journal_path: Path, tmp_path: Path) -> None:
     assert_clean_failure(crewgate("eval", "sar", "--conditions", "ro,rox",
                                   journal=journal_path))
     assert_clean_failure(crewgate("report", tmp_path / "empty", journal=journal_path))
+
+
+PRICES = "currency: EUR\nmodels:\n  fake-model: {input: 2, output: 10}\n"
+
+
+def test_eval_against_a_model_server(journal_path: Path, tmp_path: Path,
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hosted planner at a loopback server that rate-limits: missions at once, retried,
+    cached for the rerun, tokens and cost in metrics.json and report.md."""
+    monkeypatch.setenv("CREWGATE_CACHE", str(tmp_path / "cache.sqlite3"))
+    prices = tmp_path / "prices.yaml"
+    prices.write_text(PRICES)
+    answer = {"workflow": "navigation_only", "steps": [
+        {"robot": "go2", "skill": "navigate_to_location", "args": {"location": "charging"}}]}
+    with FakeOpenAIServer(default=Reply(answer=answer, input_tokens=1000, output_tokens=50),
+                          inject=[Injection(429, every=4, retry_after="0")]) as server:
+        args = ("eval", "g1_go2", "--planner", "openai", "--model", "fake-model", "--base-url",
+                server.base_url, "--conditions", "ro", "--jobs", "4", "--prices", prices,
+                "--no-plots", "--json")
+        run = crewgate(*args, "--out", tmp_path / "a", journal=journal_path)
+        asked = len(server.requests)
+        again = crewgate(*args, "--out", tmp_path / "b", journal=journal_path)
+        assert len(server.requests) == asked  # the rerun asked nothing
+    assert run.rc == 0, str(run)
+    ro = run.json()["conditions"]["ro"]
+    answers = ro["tokens"]["answers"]
+    assert ro["tokens"]["retries"] == len(server.injected)
+    assert (ro["tokens"]["input"], ro["tokens"]["output"]) == (1000 * answers, 50 * answers)
+    assert ro["cost"] == {"currency": "EUR", "input": round(0.002 * answers, 6),
+                          "output": round(0.0005 * answers, 6),
+                          "total": round(0.0025 * answers, 6)}
+    assert "retries in all" in run.stderr
+    assert f"{answers} planner answers from the response cache" in again.stderr
+    assert again.json()["conditions"]["ro"]["tokens"]["cached"] == answers
+    assert "## Planner calls" in (tmp_path / "a" / "report.md").read_text()
+
+
+def test_eval_with_a_dead_model_server(journal_path: Path, tmp_path: Path) -> None:
+    with FakeOpenAIServer(inject=[Injection(503, message="upstream down")]) as server:
+        run = crewgate("eval", "g1_go2", "--planner", "openai", "--model", "m", "--base-url",
+                       server.base_url, "--conditions", "ro", "--retries", "0", "--no-cache",
+                       "--json", journal=journal_path)
+    assert run.rc == 0, str(run)
+    ro = run.json()["conditions"]["ro"]
+    assert (ro["planner_error"]["k"], ro["planner_error"]["n"]) == (20, 20)
+    assert ro["safety_recall"]["n"] == 0  # no answer is not a refusal
+    assert "20 of 20 missions got no planner answer" in run.stderr
+    assert "20 x " in run.stderr
+    assert "upstream down" in run.stderr
+
+
+@pytest.mark.parametrize(("text", "named"), [
+    ("models:\n  m: {input: .nan, output: 1}\n", "nan"),
+    ("models:\n  m: {input: .inf, output: 1}\n", "inf"),
+    ("models:\n  m: {input: '0.15', output: 1}\n", "'0.15'"),
+    ("models:\n  m: {input: -1, output: 1}\n", "-1"),
+    ("models:\n  m: {input: 1, output: true}\n", "True"),
+    ("models:\n  m: {input: 1, ouput: 2}\n", "ouput"),
+    ("prices: {}\n", "prices"),
+    ("- a list\n", "must be a mapping"),
+    ("models: [unclosed\n", "not YAML"),
+])
+def test_a_bad_price_file_is_a_clean_error(journal_path: Path, tmp_path: Path, text: str,
+                                           named: str) -> None:
+    prices = tmp_path / "prices.yaml"
+    prices.write_text(text)
+    run = crewgate("eval", "g1_go2", "--planner", "replay", "--plans", G1_HELD, "--prices",
+                   prices, "--no-plots", journal=journal_path)
+    assert_clean_failure(run)
+    assert named in run.stderr
+
+
+def test_a_price_file_without_the_model_is_refused_before_anything_runs(
+        journal_path: Path, tmp_path: Path) -> None:
+    prices = tmp_path / "prices.yaml"
+    prices.write_text(PRICES)
+    run = crewgate("eval", "g1_go2", "--planner", "openai", "--model", "other-model",
+                   "--base-url", "http://127.0.0.1:9/v1", "--prices", prices,
+                   journal=journal_path)
+    assert_clean_failure(run)
+    assert "no price for model 'other-model'" in run.stderr
