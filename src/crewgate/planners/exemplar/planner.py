@@ -43,6 +43,12 @@ from crewgate.planners.exemplar.slots import (
     provided,
     template,
 )
+from crewgate.planners.exemplar.store import (
+    Embedder,
+    EmbeddingStore,
+    default_store,
+    embed_examples,
+)
 from crewgate.planners.options import PlannerOptions
 from crewgate.spec import Crew, split_ref
 from crewgate.spec.params import FillRequest
@@ -105,7 +111,10 @@ class ExemplarPlanner(Planner):
     Options = ExemplarOptions
 
     def __init__(self, crew: Crew, encoder: Encoder | None = None,
-                 threshold: float | None = None) -> None:
+                 threshold: float | None = None, *,
+                 store: EmbeddingStore | Literal[False] | None = None) -> None:
+        """``store``: where the examples' embeddings are kept between runs (None: the default
+        directory, :func:`~crewgate.planners.exemplar.store.cache_dir`; False: nowhere)."""
         self.crew = crew
         self.encoder = encoder or default_encoder()
         self.threshold = threshold if threshold is not None else THRESHOLDS.get(
@@ -115,7 +124,11 @@ class ExemplarPlanner(Planner):
         self.actions = action_words(crew)
         self.examples = [(name, ex, self._mask(ex)) for name, wf in crew.workflows.items()
                          for ex in (wf.examples or [wf.description])]
-        self.encoder.similarity("warm-up", [m for _, _, m in self.examples])  # embed them once
+        masked = [m for _, _, m in self.examples]
+        # embed them once, kept on disk between runs where the encoder's embeddings can be
+        self.examples_kept = isinstance(self.encoder, Embedder) and embed_examples(
+            self.encoder, crew.name, masked, default_store() if store is None else store or None)
+        self.encoder.similarity("warm-up", masked)  # the rest, and one pass to warm it up
 
     def _mask(self, text: str) -> str:  # see phrases.delexicalize
         return delexicalize(text, self.places, self.things)
