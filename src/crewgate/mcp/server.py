@@ -227,15 +227,12 @@ class CrewServer:
         """Serve over streamable HTTP at ``http://127.0.0.1:PORT/mcp`` (loopback only: the
         server has no authentication of its own; DNS-rebinding protection on). Port 0 picks a
         free one; ``ready`` is told the port once it listens."""
-        import socket
-
         import uvicorn
 
+        from crewgate.service.server import listen
+
         app = self.server().streamable_http_app(host=LOOPBACK)
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((LOOPBACK, port))
-        sock.listen(128)  # a client that connects before the server runs waits, not refused
+        sock = listen(LOOPBACK, port)
         if ready is not None:
             ready(sock.getsockname()[1])
         config = uvicorn.Config(app, log_level="warning", lifespan="on")

@@ -34,6 +34,7 @@ from crewgate.world import World
 
 MAX_SPEED = 100.0
 CATCH_UP_S = 0.5  # a clock more than this far behind (a paused process) skips ahead
+TICK_WALL_S = 0.02  # the clock's shortest sleep, in wall seconds
 
 
 class LiveCrew:
@@ -80,7 +81,9 @@ class LiveCrew:
                 while sim.t + sim.dt / 2 < target:
                     self._step()
                 self._ticked.notify_all()
-            self._closed.wait(min(max(period, 0.005), 0.05))
+            # 50 wake-ups a second at most, several steps each: every wake-up takes the GIL
+            # from the threads serving clients
+            self._closed.wait(min(max(period, TICK_WALL_S), 0.05))
 
     def _step(self) -> None:
         assert self.sim is not None
