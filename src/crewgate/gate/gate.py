@@ -18,9 +18,10 @@ from typing import Any
 
 from crewgate.codes import Code, Findings, Problem
 from crewgate.errors import did_you_mean
+from crewgate.gate.settled import Settled, SettledPlan, SettledPlans
 from crewgate.gate.verdict import PlanVerdict, StepVerdict
 from crewgate.plan import ParseFailure, Plan, Step
-from crewgate.spec import Crew, Skill, Workflow
+from crewgate.spec import Crew, Skill
 from crewgate.spec.expressions import OBJECTS, State
 from crewgate.spec.intent import Held, Typed
 from crewgate.text.request import RequestFacts
@@ -37,24 +38,6 @@ class Mode(Enum):
     PLAN = "plan"  # whole-plan validation on predicted state
     DISPATCH = "dispatch"  # authorization of a plan step against live state
     FALLBACK = "fallback"  # a safe-fallback step: capability, arguments and state only
-
-
-@dataclass(frozen=True, slots=True)
-class Settled:
-    """What checking a step settles whatever the state (:meth:`Gate.settle`): the skill, its
-    typed arguments and the parameters the plan gave, the workflow (``progress``: the one whose
-    transitions are checked, when the check runs under a request) and the problems found, by
-    where they stand in the verdict: before the workflow's progress (capability, arguments,
-    containment), its argument rules, and last the request's rule at dispatch."""
-
-    skill: Skill | None
-    typed: dict[str, Any] | None
-    given: frozenset[str]
-    workflow: Workflow | None
-    progress: Workflow | None
-    before: tuple[Problem, ...]
-    rules: tuple[Problem, ...]
-    request: tuple[Problem, ...]
 
 
 @dataclass(slots=True)
@@ -89,6 +72,7 @@ class Gate:
         self._touches = {id(skill): frozenset(key.rpartition(".")[0] for key in skill.effects)
                          for skill in skills}
         self._unknown: dict[tuple[str, str, bool], str] = {}
+        self.settled_plans = SettledPlans()
 
     def held_to(self, plan: Plan, facts: RequestFacts,
                 typed: Sequence[Typed] | None = None) -> Held:
@@ -126,44 +110,57 @@ class Gate:
                 f"{self.crew.name!r} reads plans of at most {self.crew.max_steps} (max_steps)"),),
                 workflow=plan.workflow)
         facts = request if isinstance(request, RequestFacts) else RequestFacts.read(request)
-        plan_level = Findings(None)
-        wf = self.crew.workflows.get(plan.workflow) if plan.workflow is not None else None
-        if wf is None:
-            self._unknown_workflow(plan.workflow, plan_level)
+        key = self.settled_plans.key(plan, facts)
+        settled = self.settled_plans.get(key, facts)
+        if settled is None:
+            settled = self.settle_plan(plan, facts)
+            self.settled_plans.put(key, settled)
         state = world.copy_state()
         now = world.now()
         bindings = dict(world.bindings)
         started: Counter[str] = Counter()
         produced: set[str] = set()
-        planned = frozenset(s.ref for s in plan.steps)
         verdicts: list[StepVerdict] = []
-        checks: list[StepCheck] = []
         for index, step in enumerate(plan.steps):
-            check = self.check(
-                index, step, Mode.PLAN, workflow=plan.workflow, facts=facts, state=state,
-                now=now, bindings=bindings, started=started, completed=started, planned=planned,
-                produced=produced,
-            )
-            checks.append(check)
-            verdicts.append(check.verdict)
-            started[step.ref] += 1
-            skill = self.crew.skill(step.robot, step.skill)
+            check = self.judge(settled.steps[index], index, step, Mode.PLAN, plan.workflow,
+                               state, now, bindings, started, started, settled.planned,
+                               produced)
+            started[settled.refs[index]] += 1
+            skill = settled.skills[index]
             if skill is not None:
                 if check.typed is not None and step.robot in state:
                     self._predict(skill, step.robot, check.typed, state)
                 produced.update(skill.produces)
+            verdict = check.verdict
+            if settled.request[index]:
+                verdict = replace(verdict, problems=(*verdict.problems,
+                                                     *settled.request[index]), skip=False)
+            verdicts.append(verdict)
+        return PlanVerdict(problems=settled.problems, steps=tuple(verdicts),
+                           workflow=plan.workflow)
+
+    def settle_plan(self, plan: Plan, facts: RequestFacts) -> SettledPlan:
+        """What validating the plan under this request settles whatever the world (see
+        :mod:`crewgate.gate.settled`)."""
+        plan_level = Findings(None)
+        wf = self.crew.workflows.get(plan.workflow) if plan.workflow is not None else None
+        if wf is None:
+            self._unknown_workflow(plan.workflow, plan_level)
+        refs = tuple(s.ref for s in plan.steps)
+        steps = tuple(self.settle(index, step, Mode.PLAN, workflow=plan.workflow, facts=facts)
+                      for index, step in enumerate(plan.steps))
         if wf is not None and plan.workflow is not None:
-            wf.check_complete(plan.workflow, [s.ref for s in plan.steps], plan_level)
-        held = self.held_to(plan, facts, [(c.typed, c.given) for c in checks])
+            wf.check_complete(plan.workflow, list(refs), plan_level)
+        held = self.held_to(plan, facts, [(s.typed, s.given) for s in steps])
         self.intent.check_plan(held.brief, held.steps, plan_level)
-        for index, verdict in enumerate(verdicts):
+        request = []
+        for index in range(len(steps)):
             f = Findings(index)
             self.intent.check(held.brief, held.steps, index, held.asked, f)
-            if f.items:
-                verdicts[index] = replace(verdict, problems=(*verdict.problems, *f.items),
-                                          skip=False)
-        return PlanVerdict(problems=tuple(plan_level.items), steps=tuple(verdicts),
-                           workflow=plan.workflow)
+            request.append(tuple(f.items))
+        return SettledPlan(facts, refs, frozenset(refs), steps,
+                           tuple(self.crew.skill(s.robot, s.skill) for s in plan.steps),
+                           tuple(plan_level.items), tuple(request))
 
     def _unknown_workflow(self, name: str | None, f: Findings) -> None:
         known = list(self.crew.workflows)

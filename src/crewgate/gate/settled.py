@@ -1,0 +1,123 @@
+"""What checking a plan settles whatever the world: kept by the plan's content and its request.
+
+Whole-plan validation has two parts. One depends only on the plan and the request: each step's
+capability, typed arguments, containment and argument rules (:class:`Settled`), the workflow's
+completeness and the request's rule over the plan and each step (:class:`SettledPlan`). The
+other depends on the world: availability, preconditions, runtime bindings and the state each
+step predicts. A planner's plans, an evaluation's conditions and faults, a replan and the
+dispatches of one mission meet the same plans and requests again and again, so the first part
+is kept (:class:`SettledPlans`), keyed by the plan's content (robots, skills, workflow and
+arguments: every value with its type, so that ``1``, ``1.0`` and ``True``, or ``0.0`` and
+``-0.0``, are different plans) and by the request's reading itself (the same object). A plan
+whose arguments are not plain JSON values is not kept, only checked.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from crewgate.codes import Problem
+from crewgate.plan import Plan
+from crewgate.spec import Skill, Workflow
+from crewgate.text.request import RequestFacts
+
+KEPT_PLANS = 2048  # plans kept per gate; the oldest half is dropped when full
+
+
+@dataclass(frozen=True, slots=True)
+class Settled:
+    """What checking a step settles whatever the state (:meth:`Gate.settle`): the skill, its
+    typed arguments and the parameters the plan gave, the workflow (``progress``: the one whose
+    transitions are checked, when the check runs under a request) and the problems found, by
+    where they stand in the verdict: before the workflow's progress (capability, arguments,
+    containment), its argument rules, and last the request's rule at dispatch."""
+
+    skill: Skill | None
+    typed: dict[str, Any] | None
+    given: frozenset[str]
+    workflow: Workflow | None
+    progress: Workflow | None
+    before: tuple[Problem, ...]
+    rules: tuple[Problem, ...]
+    request: tuple[Problem, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SettledPlan:
+    """What validating a plan settles whatever the world: each step's :class:`Settled`, its
+    ``robot.skill`` and the crew's skill of that name (visible or not: what its effects and
+    bindings predict), the plan-level problems (unknown workflow, completeness, the request's
+    rule over the plan) and each step's problems under the request's rule."""
+
+    facts: RequestFacts
+    refs: tuple[str, ...]
+    planned: frozenset[str]
+    steps: tuple[Settled, ...]
+    skills: tuple[Skill | None, ...]
+    problems: tuple[Problem, ...]
+    request: tuple[tuple[Problem, ...], ...]
+
+
+class SettledPlans:
+    """The settled part of the plans a gate validated last (see the module's doc)."""
+
+    def __init__(self) -> None:
+        self._kept: dict[tuple[Any, ...], SettledPlan] = {}
+
+    def key(self, plan: Plan, facts: RequestFacts) -> tuple[Any, ...] | None:
+        """The plan's content and its request, or None for a plan that is not kept."""
+        try:
+            return (facts.text, _value(plan.workflow),
+                    *((_value(s.robot), _value(s.skill), _args(s.args)) for s in plan.steps))
+        except TypeError:
+            return None
+
+    def get(self, key: tuple[Any, ...] | None, facts: RequestFacts) -> SettledPlan | None:
+        found = self._kept.get(key) if key is not None else None
+        return found if found is not None and found.facts is facts else None
+
+    def put(self, key: tuple[Any, ...] | None, settled: SettledPlan) -> None:
+        if key is None:
+            return
+        if len(self._kept) >= KEPT_PLANS:
+            for old in list(self._kept)[:KEPT_PLANS // 2]:
+                del self._kept[old]
+        self._kept[key] = settled
+
+    def clear(self) -> None:
+        self._kept.clear()
+
+
+def _args(args: Mapping[str, Any]) -> object:
+    """A step's arguments as :func:`_value` keys them (flat ones, the usual, without a call
+    per value)."""
+    if type(args) is not dict:
+        return _value(args)
+    out: list[object] = [dict]
+    for name, value in args.items():
+        kind = type(value)
+        if type(name) is not str:
+            out.append((_value(name), _value(value)))
+        elif kind is str or kind is int or kind is bool or value is None:
+            out.append(((str, name), (kind, value)))
+        else:
+            out.append(((str, name), _value(value)))
+    return tuple(out)
+
+
+def _value(value: object) -> object:
+    """A plain JSON value as a key that tells every value apart (types, the sign of zero);
+    TypeError for anything else."""
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:
+        return (kind, value)
+    if isinstance(value, float) and kind is float:
+        return (kind, value, math.copysign(1.0, value))
+    if isinstance(value, list | tuple) and kind in (list, tuple):
+        return (kind, *map(_value, value))
+    if isinstance(value, Mapping):
+        return (dict, *((_value(k), _value(v)) for k, v in value.items()))
+    raise TypeError(f"not a plain value: {kind.__name__}")
