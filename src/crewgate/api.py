@@ -31,6 +31,7 @@ from crewgate.plan import parse_plan
 from crewgate.planners.base import Planner
 from crewgate.sim.faults import parse_faults
 from crewgate.spec import Crew, load_crew
+from crewgate.world import World
 
 _GATES: OrderedDict[int, Gate] = OrderedDict()
 _MAX_GATES = 32
@@ -53,14 +54,36 @@ def _crew(crew: Crew | str | Path) -> Crew:
     return crew if isinstance(crew, Crew) else load_crew(crew)
 
 
+_WORLDS: OrderedDict[tuple[int, str | None, int, tuple[str, ...]], tuple[Crew, World]] = (
+    OrderedDict())
+
+
+def initial_world(crew: Crew, world: str | None = None, *, seed: int = 0,
+                  faults: Sequence[str] = ()) -> World:
+    """The simulator's initial world of a crew (with the faults applied), built once per crew
+    object, world, seed and faults for the most recent ones. Shared: validation only reads it
+    (it copies the state it predicts on); never run a mission in it."""
+    key = (id(crew), world, seed, tuple(faults))
+    found = _WORLDS.get(key)
+    if found is None or found[0] is not crew:
+        built = SimAdapter(crew, world, seed=seed, faults=parse_faults(faults, crew)).world
+        found = _WORLDS[key] = (crew, built)
+        while len(_WORLDS) > _MAX_GATES:
+            _WORLDS.popitem(last=False)
+    else:
+        _WORLDS.move_to_end(key)
+    return found[1]
+
+
 def check_plan(
     crew: Crew | str | Path, plan: str | dict[str, Any], request: str, *,
     faults: Sequence[str] = (), world: str | None = None, seed: int = 0,
 ) -> PlanVerdict:
-    """The whole-plan verdict against the simulator's initial state (with the faults applied)."""
+    """The whole-plan verdict against the simulator's initial state (with the faults applied):
+    the crew's compiled gate and its initial world are built once and reused."""
     spec = _crew(crew)
-    adapter = SimAdapter(spec, world, seed=seed, faults=parse_faults(faults, spec))
-    return gate_for(spec).validate(parse_plan(plan), request, adapter.world)
+    return gate_for(spec).validate(parse_plan(plan), request,
+                                   initial_world(spec, world, seed=seed, faults=faults))
 
 
 def run_mission(
