@@ -58,6 +58,18 @@ START_S = 60.0  # the server's start (the planner loads), on a busy machine
 WAIT_MS = 60_000  # Playwright's waits: generous, they return as soon as the page is right
 ARRIVAL_M = 0.5  # navigate_to arrives within 0.5 m of its goal
 DISPATCH = "Move the ground robot to x 8, y -4."  # dispatch_only: accepted in any world state
+DISPATCH_PLAN = {"workflow": "dispatch_only", "steps": [
+    {"robot": "tb3", "skill": "navigate_to", "args": {"x": 8, "y": -4}}]}
+# the wrong point, and a step for a robot the workflow and the request leave out
+WRONG_PLAN = {"workflow": "dispatch_only", "steps": [
+    {"robot": "tb3", "skill": "navigate_to", "args": {"x": 8, "y": 40}},
+    {"robot": "iris", "skill": "land", "args": {}}]}
+WRONG_REASONS = [
+    ["tb3.navigate_to: goal (8, 40) is outside the operational area x [-6, 10] y [-6, 10]",
+     "tb3.navigate_to: goal (8, 40) is not what the request states"],
+    ["iris.land: robot 'iris' takes no part in workflow 'dispatch_only' (its robots: tb3)",
+     "nothing in the request asks for iris.land: it names neither iris nor this action, and no "
+     "value it states goes into it"]]
 
 
 @dataclass
@@ -267,6 +279,57 @@ def test_submit_approve_and_watch_the_rover_reach_the_victim(approving: Server,
     expect(row.locator(".status")).to_have_text("COMPLETED")
     expect(row.locator("td.by")).to_have_text("alice")
     _screenshot(page, "console-map.png")
+
+
+def test_my_own_plan_refused_with_reasons_then_corrected(approving: Server,
+                                                         page: Page) -> None:
+    _sign_in(page, approving, "alice")
+    page.fill("#request", DISPATCH)
+    page.select_option("#planner", "__own__")
+    expect(page.locator("#plan-json")).to_be_visible()
+    page.fill("#plan-json", "{not json")
+    page.click("#submit")
+    expect(page.locator("#error-text")).to_contain_text("Submitting failed: the plan is not JSON")
+    page.fill("#plan-json", json.dumps(WRONG_PLAN))
+
+    # the gate's verdict without moving anything
+    page.click("#check")
+    expect(page.locator("#check-result strong")).to_have_text("The gate would refuse this plan:",
+                                                              timeout=WAIT_MS)
+    expect(page.locator("#check-result li code")).to_have_text(
+        ["out_of_bounds", "substituted_value", "bad_assignment", "unrequested_step"])
+
+    page.click("#submit")
+    _status(page, "refused")
+    mission = page.locator("#mission-id").inner_text()
+    expect(page.locator("[data-fact='planner']")).to_have_text("client")
+    expect(page.locator("#plan-caption")).to_have_text(
+        "Attempt 1 · workflow dispatch_only · the gate refused the plan")
+    rows = page.locator("#plan-rows tr")
+    expect(rows).to_have_count(2)
+    assert rows.locator("td:nth-child(4)").all_text_contents() == [
+        "✖ out_of_bounds, substituted_value", "✖ bad_assignment, unrequested_step"]
+    for index, reasons in enumerate(WRONG_REASONS):
+        assert rows.nth(index).locator("td:nth-child(5) div").all_text_contents() == reasons
+    assert rows.locator("td:nth-child(6)").all_text_contents() == ["", ""]  # nothing moved
+    expect(page.locator("#mission-reason")).to_have_text(
+        "the gate refused the plan; fix what the feedback names and submit again with "
+        f"mission={mission!r} (1 attempt left)")
+
+    # the corrected plan, as the mission's second attempt
+    page.fill("#plan-json", json.dumps(DISPATCH_PLAN))
+    expect(page.locator("#resubmit")).to_have_text(f"Send as next attempt for {mission} (1 left)")
+    page.click("#resubmit")
+    _status(page, "awaiting_approval")
+    expect(page.locator("#plan-caption")).to_have_text(
+        "Attempt 2 · workflow dispatch_only · the gate accepted the plan")
+    expect(page.locator("#plan-rows td:nth-child(5)")).to_have_text(["accepted"])
+
+    # withdrawn before anyone approved it: nothing moves, and it says who
+    page.click("#cancel")
+    _status(page, "cancelled")
+    expect(page.locator("#mission-reason")).to_have_text("withdrawn by alice before approval")
+    expect(page.locator("#cancel")).to_be_hidden()
 
 
 def test_a_viewer_cannot_approve(approving: Server, page: Page) -> None:

@@ -228,6 +228,7 @@ function signOut(message) {
 function setUpCrew() {
   const crew = state.crew;
   $("crew-title").textContent = `${crew.name}${crew.title ? " · " + crew.title : ""}`;
+  $("map-where").textContent = crew.backend ? `· ${crew.backend}` : "";
   document.title = `crewgate · ${crew.name}`;
   const planner = $("planner");
   planner.replaceChildren();
@@ -656,7 +657,8 @@ function updateActions() {
   reject.disabled = Boolean(decideWhy);
   reject.title = decideWhy || "Reject the plan: nothing moves";
   approve.hidden = reject.hidden = Boolean(d) && !waiting && operator;
-  const open = Boolean(d) && !ENDED.has(d.status);
+  // a refused mission of the client's plans stays open while it has an attempt left
+  const open = Boolean(d) && (!ENDED.has(d.status) || (d.attempts_left || 0) > 0);
   cancel.hidden = !open;
   cancel.disabled = !operator;
   cancel.title = operator ? "Withdraw the mission, or stop it before its next step (the safe "
@@ -993,7 +995,7 @@ function drawPlanOnMap() {
   g.replaceChildren();
   const d = state.detail;
   const plan = d ? shownPlan(d) : null;
-  if (!plan || !Array.isArray(plan.steps) || (d && ENDED.has(d.status) && d.status !== "completed")) return;
+  if (!plan || !Array.isArray(plan.steps)) return;
   plan.steps.forEach((step, index) => {
     const a = step && step.args ? step.args : {};
     const zone = ["x_min", "x_max", "y_min", "y_max"].map((key) => num(a[key]));
@@ -1047,7 +1049,7 @@ function renderRobots() {
   const geo = state.map;
   const s = state.robots;
   if (!geo || !s) return;
-  $("sim-time").textContent = num(s.t) !== null ? `t = ${fmt(s.t, 1)} s` : "";
+  $("sim-time").textContent = num(s.t) !== null ? `simulated time ${fmt(s.t, 1)} s` : "";
   const robots = s.robots || {};
   const down = new Set(s.down || []);
   const stops = (s.estop && s.estop.robots) || {};
