@@ -54,7 +54,7 @@ def test_eval_resumes_and_report_rerenders(journal_path: Path, tmp_path: Path) -
 def test_eval_plots(journal_path: Path, tmp_path: Path) -> None:
     out = tmp_path / "run"
     run = crewgate("eval", "sar", "--planner", "replay", "--plans", SAR_4ARM, "--out", out,
-                   "--conditions", "ro", "--max-plots", "3", "--all-plots",
+                   "--conditions", "ro", "--max-plots", "3", "--all-plots", "--svg",
                    journal=journal_path)
     assert run.rc == 0, str(run)
     assert (out / "plots" / "metrics.png").read_bytes().startswith(b"\x89PNG")

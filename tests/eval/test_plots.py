@@ -88,7 +88,7 @@ def rendered(tmp_path_factory: pytest.TempPathFactory, sar_records: dict[str, Re
              carry_record: Record) -> tuple[Path, list[Path]]:
     out = tmp_path_factory.mktemp("eval")
     records = [*sar_records.values(), carry_record]
-    return out, render_plots(records, compute(sar_records.values()), out, every=True)
+    return out, render_plots(records, compute(sar_records.values()), out, every=True, svg=True)
 
 
 def _texts(svg: Path) -> list[str]:
@@ -283,3 +283,17 @@ def test_pictures_say_what_they_are_about(tmp_path: Path, sar_records: dict[str,
     bars = metric_bars(compute(sar_records.values()), tmp_path / "b")
     labels = " ".join(_texts(next(p for p in bars if p.suffix == ".svg")))
     assert labels.count("(lower is better)") == 4  # contract violation, the 3 false dispatches
+
+
+def test_a_pool_draws_what_one_process_draws(tmp_path: Path,
+                                             sar_records: dict[str, Record]) -> None:
+    records = [{**r, "scenario": f"{r['scenario']}_{i}"} for i in range(2)
+               for r in sar_records.values()]
+    metrics = compute(records)
+    alone = render_plots(records, metrics, tmp_path / "one", every=True, workers=1)
+    pooled = render_plots(records, metrics, tmp_path / "pool", every=True, workers=2)
+    assert [p.relative_to(tmp_path / "one") for p in alone] == [
+        p.relative_to(tmp_path / "pool") for p in pooled]
+    # the summary, 10 timelines, the maps of the 8 missions where a robot moved
+    assert len([p for p in pooled if p.suffix == ".png"]) == 1 + 10 + 8
+    assert [p.read_bytes() for p in alone] == [p.read_bytes() for p in pooled]

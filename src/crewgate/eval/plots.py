@@ -4,17 +4,24 @@
 * ``mission_timeline``: per mission, one lane per robot, a bar per dispatched step, the gate's
   refusals (before anything moved, or at a step's dispatch: the gate's hold);
 * ``mission_map``: per air-ground mission, the area, obstacles, search zone, paths, victim, fix;
-* ``render_plots``: all of them under ``OUT/plots/``.
+* ``render_plots``: all of them under ``OUT/plots/``, the missions' plots drawn in a pool of
+  processes (one per core: the summary is drawn first, so that forked workers start with
+  matplotlib loaded).
 
 matplotlib (``pip install "crewgate[eval]"``) is imported only when a figure is drawn, with the
-non-interactive Agg backend; every file is written as PNG (150 dpi) and SVG, deterministically.
+non-interactive Agg backend; files are written as PNG (150 dpi) and, for the summary (and for
+the missions' plots with ``svg``), SVG, deterministically.
 """
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import re
+import sys
 import textwrap
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -84,32 +91,71 @@ def metric_bars(metrics: dict[str, Any], path_stem: Path) -> list[Path]:
         return save(fig, path_stem)
 
 
+MIN_PER_WORKER = 4  # missions worth a process of their own (a worker's start-up is ~0.1 s)
+
+
 def render_plots(records: Sequence[Record], metrics: dict[str, Any], out_dir: Path, *,
-                 max_missions: int | None = None, every: bool = False) -> list[Path]:
-    """``OUT/plots/metrics.png|svg``; ``plots/timelines/COND/SCENARIO-SAMPLE.png|svg`` and (air-
-    ground) ``plots/maps/...`` for the missions worth a look (:func:`notable`: refused, halted,
-    failed, carrying a gate code, or of a scenario that must be blocked), or for every mission
-    with ``every``; ``plots/index.html`` shows them all. ``max_missions`` caps the missions
-    drawn, taking the conditions in turn."""
+                 max_missions: int | None = None, every: bool = False, svg: bool = False,
+                 workers: int | None = None) -> list[Path]:
+    """``OUT/plots/metrics.png|svg``; ``plots/timelines/COND/SCENARIO-SAMPLE.png`` and (air-
+    ground) ``plots/maps/...`` (also as SVG with ``svg``) for the missions worth a look
+    (:func:`notable`: refused, halted, failed, carrying a gate code, or of a scenario that must
+    be blocked), or for every mission with ``every``; ``plots/index.html`` shows them all.
+    ``max_missions`` caps the missions drawn, taking the conditions in turn. The missions are
+    drawn by ``workers`` processes (default: one per core)."""
     root = out_dir / "plots"
     written = metric_bars(metrics, root / "metrics")
-    crews: dict[str, Crew | None] = {}
-    drawn: list[tuple[Record, list[Path]]] = []
-    chosen = [r for r in records if every or notable(r)]
-    for record in _chosen(chosen, max_missions):
-        cond = safe_name(str(record.get("condition", "none")))
-        name = f"{safe_name(str(record.get('scenario', 'mission')))}-{record.get('sample', 0)}"
-        source = str(record.get("crew_source") or record.get("crew"))
-        if source not in crews:
-            crews[source] = crew_of(record)
-        crew = crews[source]
-        paths = mission_timeline(record, root / "timelines" / cond / name, crew=crew)
-        if crew is not None:
-            paths += mission_map(record, crew, root / "maps" / cond / name) or []
+    chosen = _chosen([r for r in records if every or notable(r)], max_missions)
+    tasks = [(r, _stem(r), svg) for r in chosen]
+    count = workers if workers is not None else (os.cpu_count() or 1)
+    count = max(1, min(count, len(tasks) // MIN_PER_WORKER))
+    if count == 1:
+        drawn = [_draw(root, task) for task in tasks]
+    else:
+        chunks = [(root, tasks[i::count]) for i in range(count)]
+        with ProcessPoolExecutor(count, mp_context=_context()) as pool:
+            parts = list(pool.map(_draw_chunk, chunks))
+        drawn = [[] for _ in tasks]
+        for i, part in enumerate(parts):
+            for j, paths in enumerate(part):
+                drawn[i + j * count] = paths
+    for paths in drawn:
         written += paths
-        drawn.append((record, paths))
-    written.append(write_index(root, drawn, shown_all=every, missions=len(records)))
+    written.append(write_index(root, list(zip(chosen, drawn, strict=True)), shown_all=every,
+                               missions=len(records)))
     return written
+
+
+Task = tuple[Record, str, bool]  # a record, its file stem under COND/, and svg
+_CREWS: dict[str, Crew | None] = {}  # per process: crews by source
+
+
+def _stem(record: Record) -> str:
+    cond = safe_name(str(record.get("condition", "none")))
+    name = f"{safe_name(str(record.get('scenario', 'mission')))}-{record.get('sample', 0)}"
+    return f"{cond}/{name}"
+
+
+def _draw(root: Path, task: Task) -> list[Path]:
+    record, stem, svg = task
+    source = str(record.get("crew_source") or record.get("crew"))
+    if source not in _CREWS:
+        _CREWS[source] = crew_of(record)
+    crew = _CREWS[source]
+    paths = mission_timeline(record, root / "timelines" / stem, crew=crew, svg=svg)
+    if crew is not None:
+        paths += mission_map(record, crew, root / "maps" / stem, svg=svg) or []
+    return paths
+
+
+def _draw_chunk(chunk: tuple[Path, list[Task]]) -> list[list[Path]]:
+    root, tasks = chunk
+    return [_draw(root, task) for task in tasks]
+
+
+def _context() -> multiprocessing.context.BaseContext:
+    """fork on Linux (the workers start with everything loaded), spawn elsewhere."""
+    return multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
 
 
 def notable(record: Record) -> bool:

@@ -23,7 +23,8 @@ PATHS: dict[bool, dict[str, Any]] = {  # air (the drone's sweep): thin; ground: 
 }
 
 
-def mission_map(record: Record, crew: Crew, path_stem: Path) -> list[Path] | None:
+def mission_map(record: Record, crew: Crew, path_stem: Path, *, svg: bool = True
+                ) -> list[Path] | None:
     """The map, or None when it makes no sense: no simulated world with obstacles or targets,
     or no robot that moved in x, y."""
     sim = crew.section(SimSection)
@@ -104,7 +105,7 @@ def mission_map(record: Record, crew: Crew, path_stem: Path) -> list[Path] | Non
         ax.set_title(f"{mission_title(record)}\nworld {record.get('world')}: "
                      f"{world.description}".rstrip(": "))
         fig.legend(loc="outside right upper")
-        return save(fig, path_stem)
+        return save(fig, path_stem, svg=svg)
 
 
 def _goals(record: Record) -> list[tuple[str, tuple[float, float]]]:

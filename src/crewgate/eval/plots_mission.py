@@ -52,12 +52,18 @@ def figure(width: float, height: float) -> Iterator[Figure]:
             fig.clear()
 
 
-def save(fig: Figure, stem: Path) -> list[Path]:
+def save(fig: Figure, stem: Path, *, svg: bool = True) -> list[Path]:
+    """STEM.png (150 dpi) and, with ``svg``, STEM.svg. The layout is computed once, for the
+    PNG, and kept for the SVG (laying a figure out is a third of drawing it)."""
     stem.parent.mkdir(parents=True, exist_ok=True)
-    png, svg = stem.parent / f"{stem.name}.png", stem.parent / f"{stem.name}.svg"
+    png = stem.parent / f"{stem.name}.png"
     fig.savefig(png, dpi=150, metadata={"Software": None})
-    fig.savefig(svg, metadata={"Date": None, "Creator": None})
-    return [png, svg]
+    if not svg:
+        return [png]
+    vector = stem.parent / f"{stem.name}.svg"
+    fig.set_layout_engine("none")  # the positions found for the PNG stay as they are
+    fig.savefig(vector, metadata={"Date": None, "Creator": None})
+    return [png, vector]
 
 
 def mission_title(record: Record) -> str:
@@ -68,7 +74,8 @@ def mission_title(record: Record) -> str:
             + (f" · fault {', '.join(faults)}" if faults else ""))
 
 
-def mission_timeline(record: Record, path_stem: Path, *, crew: Crew | None = None) -> list[Path]:
+def mission_timeline(record: Record, path_stem: Path, *, crew: Crew | None = None,
+                     svg: bool = True) -> list[Path]:
     """One lane per robot of the crew; a bar per dispatched step (clean / failed / violating /
     fallback), red marks where the gate refused: at t=0 for a plan refused before anything moved,
     at the step's time for a dispatch-time refusal (the gate's hold)."""
@@ -118,7 +125,7 @@ def mission_timeline(record: Record, path_stem: Path, *, crew: Crew | None = Non
                              label="hatched: did not succeed"))
         handles.append(ax.scatter([], [], marker="X", color=REFUSAL, label="refused by the gate"))
         fig.legend(handles=handles, loc="outside lower center", ncol=6)
-        return save(fig, path_stem)
+        return save(fig, path_stem, svg=svg)
 
 
 @dataclass(slots=True)
