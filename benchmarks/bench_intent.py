@@ -7,11 +7,13 @@ faulted initial world), one pass over all of them timed as a whole, by three gat
 * ``as shipped``: the request's rule (the request read into a brief, the plan held to it, its
   checks on the plan and on every step), and each request read once per pass: the request's
   facts and its brief are kept by text (a mission's plans and dispatches, an evaluation's plans
-  for one scenario, share one reading) and both are emptied before each pass;
+  for one scenario, share one reading) and, like what the gate keeps of the plans it validated
+  (``crewgate.gate.settled``), emptied before each pass;
 * ``without intent``: the same, with the request's rule replaced by one that reads nothing and
   checks nothing (what the rule itself costs);
 * ``before issue 10``: no request's rule, and the request's facts read again for every plan
-  (the readings forgotten before each call), as validation was before this change.
+  (the readings, and the plans kept, forgotten before each call), as validation was before this
+  change.
 
 The passes alternate so that machine noise falls on every gate alike; the table gives each
 gate's median pass.
@@ -31,6 +33,7 @@ from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import Any
 
+from bench_validate import forget_plans
 from benchlib import (
     REPO,
     Report,
@@ -110,12 +113,15 @@ def one_pass(gate_by_crew: Mapping[str, Gate],
     forget_readings()  # a cold reading of every request, each pass, by every gate
     for gate in gate_by_crew.values():
         gate.intent._briefs.clear()
+        forget_plans(gate)
     refused = 0
     for crew, plan, request, world in corpus:
         if reread:
             forget_readings()
+            forget_plans(gate_by_crew[crew])
         refused += not gate_by_crew[crew].validate(plan, request, world).accepted
     return refused
+
 
 
 def main() -> int:

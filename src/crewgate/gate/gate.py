@@ -27,6 +27,8 @@ from crewgate.spec.intent import Held, Typed
 from crewgate.text.request import RequestFacts
 from crewgate.world import BindingValue, World
 
+_NONE: Counter[str] = Counter()  # no progress: a plan's transitions are settled with the plan
+
 # The codes the gate gives itself; every other code is given by a rule of the crew spec.
 GATE_CODES = frozenset({Code.MALFORMED_PLAN, Code.PLAN_TOO_LONG, Code.UNKNOWN_WORKFLOW,
                         Code.UNKNOWN_ROBOT,
@@ -118,49 +120,53 @@ class Gate:
         state = world.copy_state()
         now = world.now()
         bindings = dict(world.bindings)
-        started: Counter[str] = Counter()
         produced: set[str] = set()
         verdicts: list[StepVerdict] = []
         for index, step in enumerate(plan.steps):
             check = self.judge(settled.steps[index], index, step, Mode.PLAN, plan.workflow,
-                               state, now, bindings, started, started, settled.planned,
-                               produced)
-            started[settled.refs[index]] += 1
+                               state, now, bindings, _NONE, _NONE, settled.planned, produced)
             skill = settled.skills[index]
             if skill is not None:
                 if check.typed is not None and step.robot in state:
                     self._predict(skill, step.robot, check.typed, state)
                 produced.update(skill.produces)
-            verdict = check.verdict
-            if settled.request[index]:
-                verdict = replace(verdict, problems=(*verdict.problems,
-                                                     *settled.request[index]), skip=False)
-            verdicts.append(verdict)
+            verdicts.append(check.verdict)
         return PlanVerdict(problems=settled.problems, steps=tuple(verdicts),
                            workflow=plan.workflow)
 
     def settle_plan(self, plan: Plan, facts: RequestFacts) -> SettledPlan:
         """What validating the plan under this request settles whatever the world (see
-        :mod:`crewgate.gate.settled`)."""
+        :mod:`crewgate.gate.settled`): each step's settled checks, with the workflow's
+        transitions (which, in a plan, follow from the steps before it) among its rules and
+        the request's rule on it last, and the plan-level problems."""
         plan_level = Findings(None)
         wf = self.crew.workflows.get(plan.workflow) if plan.workflow is not None else None
         if wf is None:
             self._unknown_workflow(plan.workflow, plan_level)
         refs = tuple(s.ref for s in plan.steps)
-        steps = tuple(self.settle(index, step, Mode.PLAN, workflow=plan.workflow, facts=facts)
-                      for index, step in enumerate(plan.steps))
+        planned = frozenset(refs)
+        steps = [self.settle(index, step, Mode.PLAN, workflow=plan.workflow, facts=facts)
+                 for index, step in enumerate(plan.steps)]
         if wf is not None and plan.workflow is not None:
             wf.check_complete(plan.workflow, list(refs), plan_level)
         held = self.held_to(plan, facts, [(s.typed, s.given) for s in steps])
         self.intent.check_plan(held.brief, held.steps, plan_level)
-        request = []
-        for index in range(len(steps)):
-            f = Findings(index)
-            self.intent.check(held.brief, held.steps, index, held.asked, f)
-            request.append(tuple(f.items))
-        return SettledPlan(facts, refs, frozenset(refs), steps,
+        started: Counter[str] = Counter()
+        for index, (step, settled) in enumerate(zip(plan.steps, steps, strict=True)):
+            progress = Findings(index)
+            if settled.progress is not None and plan.workflow is not None:
+                settled.progress.check(plan.workflow, step.robot, refs[index], started, started,
+                                       planned, progress)
+            started[refs[index]] += 1
+            request = Findings(index)
+            self.intent.check(held.brief, held.steps, index, held.asked, request)
+            # a problem under the request's rule is never a skippable one: judge's skip holds
+            steps[index] = replace(settled, progress=None,
+                                   rules=(*progress.items, *settled.rules),
+                                   request=tuple(request.items))
+        return SettledPlan(facts, refs, planned, tuple(steps),
                            tuple(self.crew.skill(s.robot, s.skill) for s in plan.steps),
-                           tuple(plan_level.items), tuple(request))
+                           tuple(plan_level.items))
 
     def _unknown_workflow(self, name: str | None, f: Findings) -> None:
         known = list(self.crew.workflows)

@@ -47,10 +47,10 @@ class Settled:
 
 @dataclass(frozen=True, slots=True)
 class SettledPlan:
-    """What validating a plan settles whatever the world: each step's :class:`Settled`, its
-    ``robot.skill`` and the crew's skill of that name (visible or not: what its effects and
-    bindings predict), the plan-level problems (unknown workflow, completeness, the request's
-    rule over the plan) and each step's problems under the request's rule."""
+    """What validating a plan settles whatever the world: each step's :class:`Settled` (its
+    workflow transition and the request's rule on it included), its ``robot.skill`` and the
+    crew's skill of that name (visible or not: what its effects and bindings predict), and the
+    plan-level problems (unknown workflow, completeness, the request's rule over the plan)."""
 
     facts: RequestFacts
     refs: tuple[str, ...]
@@ -58,7 +58,6 @@ class SettledPlan:
     steps: tuple[Settled, ...]
     skills: tuple[Skill | None, ...]
     problems: tuple[Problem, ...]
-    request: tuple[tuple[Problem, ...], ...]
 
 
 class SettledPlans:

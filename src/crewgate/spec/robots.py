@@ -106,6 +106,11 @@ class Skill(SpecModel, Rule):
                          for n in (pname, *p.plan_fields(pname)))
 
     @cached_property
+    def _effects(self) -> tuple[tuple[str, str, Any], ...]:
+        """The effects as (robot or "" for the skill's own, field, value), read once."""
+        return tuple((*_split_effect(key), value) for key, value in self.effects.items())
+
+    @cached_property
     def binding_params(self) -> tuple[str, ...]:
         """The parameters that refer to runtime bindings."""
         return tuple(n for n, p in self.params.items() if p.runtime)
@@ -176,14 +181,18 @@ class Skill(SpecModel, Rule):
         """The state after the step succeeds, from its declared effects (values are read before
         any is written)."""
         updates: list[tuple[str, str, Any]] = []
-        for key, value in self.effects.items():
-            target, _, fname = key.rpartition(".")
+        for target, fname, value in self._effects:
             if isinstance(value, Ref):
                 value = resolve(value, robot, self.params.keys(), typed, state)
                 value = UNKNOWN if value is SKIP else value
             updates.append((target or robot, fname, value))
         for target, fname, value in updates:
             state[target][fname] = value
+
+
+def _split_effect(key: str) -> tuple[str, str]:
+    target, _, fname = key.rpartition(".")
+    return target, fname
 
 
 def _literal(value: object) -> str:
