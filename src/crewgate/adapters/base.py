@@ -73,8 +73,9 @@ class Adapter(ABC):
 
     def engage_stop(self, why: str) -> None:
         """An e-stop from the operator's side of this adapter (an agent's or operator's tool):
-        :meth:`abort_reason` gives ``why`` until :meth:`release_stop`. Non-actuating: the
-        robots' own stop is the backend's (the ROS 2 nodes, the simulator's safe stop)."""
+        :meth:`abort_reason` gives ``why`` until :meth:`release_stop`. It sends no motion: a
+        backend whose robots stop on a signal of their own sends it (ROS 2: the e-stop topic);
+        the simulator's robots run their safe stop when told (:meth:`safe_stop`)."""
         self._stopped = why
 
     def release_stop(self) -> None:

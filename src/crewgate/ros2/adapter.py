@@ -105,6 +105,11 @@ class Ros2Adapter(Adapter):
             subscribe_any(node, Float32, self.topics.confidence(name),
                           partial(self._on_confidence, name), replay=True)
         subscribe_any(node, Bool, self.topics.estop(), self._on_estop, replay=True)
+        self.Bool = Bool
+        # the operator's e-stop from this side (a service's, an agent's), latched as
+        # `crewgate estop` publishes it: every node stops itself on it
+        self._estop_out = node.create_publisher(Bool, self.topics.estop(),
+                                                qos(depth=1, latched=True))
         # where the objects are, as the robots report them (latched: the last map arrives)
         subscribe_any(node, String, self.topics.objects(), self._on_objects, replay=True)
         node.create_timer(LIVENESS_PERIOD_S, self._check_liveness)
@@ -191,7 +196,19 @@ class Ros2Adapter(Adapter):
             self.estop = None
 
     def abort_reason(self) -> str | None:
-        return self.estop or super().abort_reason()
+        return super().abort_reason() or self.estop  # our own stop says who engaged it
+
+    def engage_stop(self, why: str) -> None:
+        """Halt this side's missions and publish the e-stop: every robot node cancels what it
+        runs and runs its own stop (the drone lands) until released."""
+        super().engage_stop(why)
+        self._estop_out.publish(self.Bool(data=True))
+
+    def release_stop(self) -> None:
+        """Release it on the topic too (whoever engaged it there: releasing is an admin's)."""
+        super().release_stop()
+        self.estop = None  # our own false arrives a moment later; nothing is held meanwhile
+        self._estop_out.publish(self.Bool(data=False))
 
     def not_ready(self, robot: str) -> str | None:
         """Judged afresh from the last heartbeat, not from the liveness timer's last round."""
