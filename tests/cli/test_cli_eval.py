@@ -148,3 +148,22 @@ def test_a_price_file_without_the_model_is_refused_before_anything_runs(
                    journal=journal_path)
     assert_clean_failure(run)
     assert "no price for model 'other-model'" in run.stderr
+
+
+def test_report_prices_an_evaluation_already_run(journal_path: Path, tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    answer = {"workflow": "navigation_only", "steps": []}
+    with FakeOpenAIServer(default=Reply(answer=answer, input_tokens=100, output_tokens=10)) as s:
+        run = crewgate("eval", "g1_go2", "--planner", "openai", "--model", "fake-model",
+                       "--base-url", s.base_url, "--conditions", "ro", "--no-cache",
+                       "--no-plots", "--out", out, journal=journal_path)
+    assert run.rc == 0, str(run)
+    assert "cost" not in json.loads((out / "metrics.json").read_text())["conditions"]["ro"]
+    prices = tmp_path / "prices.yaml"
+    prices.write_text(PRICES)
+    report = crewgate("report", out, "--prices", prices, "--no-plots", "--json",
+                      journal=journal_path)
+    assert report.rc == 0, str(report)
+    ro = report.json()["conditions"]["ro"]
+    answers = ro["tokens"]["answers"]
+    assert ro["cost"]["total"] == round(answers * (100 * 2 + 10 * 10) / 1_000_000, 6)

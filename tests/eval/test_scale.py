@@ -174,3 +174,46 @@ def test_tokens_and_cost_per_condition(tmp_path: Path, g1_go2: Crew, extended: S
     report = (tmp_path / "report.md").read_text()
     assert "## Planner calls" in report
     assert "| ro | 5 | 0 | 0 | 0 | 6,000 | 400 | 0.0240 USD |" in report
+
+
+def test_the_held_plan_ablation_samples_at_once(tmp_path: Path, g1_go2: Crew,
+                                                extended: Suite) -> None:
+    scenarios = list(extended.scenarios[:8])
+    with FakeOpenAIServer(respond=by_request(answers(scenarios)), latency_s=0.05,
+                          inject=[Injection(429, every=3, retry_after="0")]) as server:
+        planner = OpenAIPlanner("fake-model", base_url=server.base_url)
+        records = run_evaluation(EvalPlan(g1_go2, extended, [planner], scenarios=scenarios,
+                                          held_plan=True, jobs=4, retry=NO_WAIT, out=tmp_path))
+        asked = len(server.requests)
+    assert asked == 8 + len(server.injected)  # one answer per scenario, the 429s asked again
+    held = (tmp_path / "held_plans.openai.jsonl").read_text().splitlines()
+    assert [json.loads(line)["scenario"] for line in held] == [s.id for s in scenarios]
+    metrics = compute(records)
+    off, on = metrics["conditions"]["held-plan/off"], metrics["conditions"]["held-plan/on"]
+    assert off["tokens"] == on["tokens"]  # the same eight answers, dispatched twice
+    assert off["tokens"]["answers"] == 8
+
+
+def test_an_interrupted_run_keeps_what_it_wrote_in_order_and_resumes(
+        tmp_path: Path, g1_go2: Crew, extended: Suite) -> None:
+    scenarios = list(extended.scenarios[:12])
+    seen: list[str] = []
+
+    def interrupt(record: Record, resumed: bool) -> None:
+        seen.append(record["key"])
+        if len(seen) == 5:
+            raise KeyboardInterrupt
+
+    plan = EvalPlan(g1_go2, extended, [SlowReference(scenarios)], scenarios=scenarios, jobs=4,
+                    out=tmp_path / "cut")
+    with pytest.raises(KeyboardInterrupt):
+        run_evaluation(plan, interrupt)
+    order = [f"slow|{c.name}|{s.id}|0" for c in plan.conditions for s in scenarios]
+    kept = [json.loads(line)["key"] for line in
+            (tmp_path / "cut" / "traces.jsonl").read_text().splitlines()]
+    assert kept == order[:len(kept)]  # a prefix of the sequential order, nothing out of turn
+    resumed = run_evaluation(plan)
+    whole = run_evaluation(EvalPlan(g1_go2, extended, [SlowReference(scenarios)],
+                                    scenarios=scenarios, jobs=1, out=tmp_path / "whole"))
+    assert [r["key"] for r in resumed] == order
+    assert compute(resumed) == compute(whole)
