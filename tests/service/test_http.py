@@ -211,19 +211,22 @@ def _journaled(svc: Service, mission: str, kind: EventKind, detail: str = "") ->
 
 
 def test_missions_on_disjoint_robots_run_together_and_a_busy_robot_waits(
-        make_service: Make) -> None:
+        make_service: Make, loopback: Callable[[FastAPI], str]) -> None:
+    """Over a real loopback server."""
     svc = make_service(speed=20.0)
+    client = httpx.Client(base_url=loopback(svc.app), headers=auth("alice"), timeout=30)
     request, to_a = drive(2.5, -4.0)
     request_b, to_b = drive(-4.0, 2.0)
-    air = svc.call("POST", "/api/missions", json={"request": SEARCH, "plan": SEARCH_PLAN}
-                   ).json()["mission"]
-    ground = svc.call("POST", "/api/missions", json={"request": request, "plan": to_a}
+    air = client.post("/api/missions", json={"request": SEARCH, "plan": SEARCH_PLAN}
                       ).json()["mission"]
+    ground = client.post("/api/missions", json={"request": request, "plan": to_a}
+                         ).json()["mission"]
     svc.until(ground, lambda d: d["status"] == "running")
-    later = svc.call("POST", "/api/missions", json={"request": request_b, "plan": to_b}
-                     ).json()["mission"]
-    refused = svc.call("POST", "/api/missions", json={"request": request_b, "plan": to_b,
-                                                      "wait_for_robots": False}).json()
+    later = client.post("/api/missions", json={"request": request_b, "plan": to_b}
+                        ).json()["mission"]
+    refused = client.post("/api/missions", json={"request": request_b, "plan": to_b,
+                                                 "wait_for_robots": False}).json()
+    client.close()
     done = [svc.until(m, ended) for m in (air, ground, later)]
     assert [d["status"] for d in done] == ["completed"] * 3
     # both leased before either ended: they ran at the same time
@@ -377,3 +380,21 @@ def test_many_readers_and_the_openapi_document(make_service: Make,
 def test_only_the_consoles_own_files_are_served(make_service: Make, path: str) -> None:
     svc = make_service()
     assert svc.client.get(path).status_code == 404
+
+
+def test_a_long_running_service_keeps_the_latest_missions_and_the_journal_the_rest(
+        make_service: Make, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("crewgate.service.desk.MAX_HELD", 2)
+    svc = make_service()
+    request, good = drive(-1.0, 4.0)
+    ids = [svc.call("POST", "/api/missions", json={"request": request, "plan": good,
+                                                   "wait_s": 30}).json()["mission"]
+           for _ in range(4)]
+    assert [m["mission"] for m in svc.desk.missions()] == ids[:1:-1]  # the two latest
+    listed = svc.call("GET", "/api/missions").json()
+    assert [(m["mission"], m["held"], m["status"]) for m in listed] == [
+        (ids[3], True, "completed"), (ids[2], True, "completed"),
+        (ids[1], False, "completed"), (ids[0], False, "completed")]
+    old = svc.call("GET", f"/api/missions/{ids[0]}").json()
+    assert (old["status"], old["held"], [v["accepted"] for v in old["verdicts"]]) == (
+        "completed", False, [True])

@@ -58,6 +58,7 @@ CHECK_S = 30.0  # how long a submission waits at most for the gate's verdict on 
 POLL_S = 0.2  # how often a waiting mission looks in the journal for a decision made elsewhere
 RESUBMIT_S = 600.0  # how long a refused mission waits for the client's next plan
 APPROVAL_S = 900.0  # the default approval timeout: no decision by then rejects the plan
+MAX_HELD = 500  # missions a desk keeps in memory (older ended ones are read from the journal)
 APPROVAL_RANK: dict[str, int] = {"none": 0, "required": 1, "two_person": 2}
 
 State = Literal["planning", "refused", "awaiting_approval", "denied", "cancelled", "queued",
@@ -311,6 +312,10 @@ class MissionDesk:
         draft = Draft(f"m{secrets.token_hex(6)}", text, by, name, wait_for_robots)
         with self._changed:
             self._drafts[draft.id] = draft
+            # a service runs for days: it keeps the latest missions, the journal keeps them all
+            ended = [d for d in self._drafts.values() if d.ended]
+            for old in ended[:max(0, len(self._drafts) - MAX_HELD)]:
+                del self._drafts[old.id]
         return draft
 
     def _again(self, request: str | None, mission: str) -> Draft:
