@@ -19,6 +19,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -133,8 +134,7 @@ def _run_jobs(plan: EvalPlan, caller: Caller, todo: Sequence[Job], jobs: int,
     def one(index: int) -> Record:
         cond, scenario, sample, chosen = todo[index]
         calls = caller.for_mission(sample) if chosen is caller.planner else None
-        lock = caller.engine or _NO_LOCK
-        with lock:
+        with caller.engine or nullcontext():
             return _mission(plan, calls or chosen, cond, scenario, sample, journal,
                             model=getattr(caller.planner, "model", None), calls=calls)
 
@@ -164,17 +164,6 @@ def _run_jobs(plan: EvalPlan, caller: Caller, todo: Sequence[Job], jobs: int,
         raise
     pool.shutdown(wait=True)
     return [r for r in results if r is not None]
-
-
-class _NoLock:
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-
-_NO_LOCK = _NoLock()
 
 
 def _mission(plan: EvalPlan, planner: Planner, cond: Condition, scenario: Scenario,
