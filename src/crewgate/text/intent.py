@@ -271,11 +271,13 @@ class Reading:
     def _find_mentions(self, table: PhraseTable, stays: bool) -> list[Mention]:
         by_first = _by_first(table)
         spans = []
-        for i, word in enumerate(self.words):
-            for phrase in by_first.get(word, ()):
-                if self.words[i:i + len(phrase)] == phrase:
-                    spans.append((i, i + len(phrase), phrase))
-        spans.sort(key=lambda s: (s[0], -(s[1] - s[0])))
+        words = self.words
+        for word in by_first.keys() & self._index.keys():  # the words that start a phrase
+            for _, i in self._index[word]:
+                for phrase in by_first[word]:
+                    if words[i:i + len(phrase)] == phrase:
+                        spans.append((i, i + len(phrase), phrase))
+        spans.sort(key=lambda s: (s[0], -(s[1] - s[0])))  # one phrase per start and length
         out: list[Mention] = []
         taken_until = -1
         for start, end, phrase in spans:
