@@ -52,13 +52,14 @@ def evaluate(
     max_plots: int | None = MaxPlotsOpt,
     all_plots: bool = AllPlotsOpt,
     svg: bool = SvgOpt,
-    jobs: int | None = typer.Option(None, "--jobs", "-j", min=1, max=256, help="Missions at "
-                                    "once (their planner calls overlap; the simulator and the "
-                                    "gate stay sequential). Default: 8 for hosted planners, "
-                                    "else 1."),
-    retries: int = typer.Option(3, "--retries", min=0, max=20, help="Ask a planner again this "
-                                "many times after a timeout, a lost connection, HTTP 429 or "
-                                "5xx (waiting as Retry-After says, else backing off)."),
+    jobs: int | None = typer.Option(
+        None, "--jobs", "-j", min=1, max=256, metavar="N", help="Missions at once (their "
+        "planner calls overlap; the simulator and the gate stay sequential). Default: 8 for "
+        "hosted planners, else 1."),
+    retries: int = typer.Option(
+        3, "--retries", min=0, max=20, metavar="N", help="Ask a planner again this many times "
+        "after a timeout, a lost connection, HTTP 429 or 5xx (waiting as Retry-After says, "
+        "else backing off)."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Ask the planner every time; "
                                   "by default answers are kept in $CREWGATE_CACHE (else "
                                   "~/.cache/crewgate/responses.sqlite3) and reused."),
