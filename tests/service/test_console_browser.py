@@ -145,8 +145,10 @@ def _serve(tmp: Path, *args: str) -> Iterator[Server]:
 
 @pytest.fixture(scope="module")
 def approving(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """Every mission waits for an operator's approval; 20 simulated seconds per second."""
-    yield from _serve(tmp_path_factory.mktemp("approving"), "--speed", "20",
+    """Every mission waits for an operator's approval; 10 simulated seconds per second (the
+    service's dispatch window, 0.5 simulated seconds, is 50 ms of wall time at this pace: faster
+    paces risk authorization_expired when the machine is busy)."""
+    yield from _serve(tmp_path_factory.mktemp("approving"), "--speed", "10",
                       "--approval", "required")
 
 
@@ -186,9 +188,18 @@ def _sign_in(page: Page, server: Server, user: str) -> None:
                                                             timeout=WAIT_MS)
 
 
-def _status(page: Page, status: str) -> None:
-    expect(page.locator("#mission-status")).to_have_attribute("data-status", status,
-                                                              timeout=WAIT_MS)
+def _status(page: Page, status: str, server: Server | None = None, mission: str = "") -> None:
+    """Wait until the console shows the mission in ``status``; if it does not, say why the
+    server has it otherwise (its reason and codes)."""
+    try:
+        expect(page.locator("#mission-status")).to_have_attribute("data-status", status,
+                                                                  timeout=WAIT_MS)
+    except AssertionError:
+        if server is None:
+            raise
+        _, detail = server.api("GET", f"/api/missions/{mission}", "alice")
+        raise AssertionError(f"mission {mission} is {detail.get('status')}, not {status}: "
+                             f"{detail.get('reason')} {detail.get('codes')}") from None
 
 
 def _marker(page: Page, selector: str) -> tuple[float, float]:
@@ -235,12 +246,12 @@ def test_submit_approve_and_watch_the_rover_reach_the_victim(approving: Server,
     page.click("#approve")
     expect(page.locator("#decisions li.decision")).to_have_text(
         re.compile(r"^approved by alice at "), timeout=WAIT_MS)
-    _status(page, "running")
-    # a dropped event stream resumes from the last event it saw: none lost, none twice
+    # the stream drops while the mission's events flow; it resumes from the last event it
+    # saw: none lost, none twice
     page.evaluate("window.crewgate.dropStream()")
     expect(page.locator("#stream-state")).to_have_attribute("data-state", "live",
                                                             timeout=WAIT_MS)
-    _status(page, "completed")
+    _status(page, "completed", approving, mission)
     expect(page.locator("#mission-status")).to_have_text("COMPLETED")
     expect(page.locator("#plan-rows td:nth-child(6)")).to_have_text(["succeeded"] * 3)
 
@@ -398,11 +409,12 @@ def test_the_estop_halts_the_mission_and_lands_the_drone(unattended: Server, pag
     page.fill("#request", SAD)
     page.click("#submit")
     _status(page, "running")
+    mission = page.locator("#mission-id").inner_text()
     iris = page.locator("#layer-robots [data-robot=iris]")
     expect(iris).to_have_attribute("data-airborne", "true", timeout=WAIT_MS)
 
     page.click("#estop")
-    _status(page, "halted")
+    _status(page, "halted", unattended, mission)
     expect(page.locator("#estop-banner")).to_have_text(
         "E-STOP ENGAGED for the whole crew: e-stop engaged by alice — an admin must release it.",
         timeout=WAIT_MS)

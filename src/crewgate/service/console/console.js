@@ -35,6 +35,7 @@ const state = {
   streaming: false,
   retryMs: 1000,
   refreshTimer: null,
+  session: 0, // one more at each sign-in: the loops of an earlier one stop
   map: null, // the map's fixed geometry
 };
 
@@ -187,6 +188,7 @@ async function signIn(token) {
   }
   sessionStorage.setItem(TOKEN_KEY, token);
   state.me = me;
+  state.session += 1;
   try {
     state.crew = await api("GET", "/api/crew");
   } catch (exc) {
@@ -201,8 +203,8 @@ async function signIn(token) {
   setUpCrew();
   applyRole();
   startStream();
-  pollRobots();
-  pollMissions();
+  pollRobots(state.session);
+  pollMissions(state.session);
 }
 
 function showSignIn(message) {
@@ -409,10 +411,10 @@ async function release(robot) {
 
 // -- missions: the history and the selected one --------------------------------------------
 
-async function pollMissions() {
-  if (!state.token) return;
+async function pollMissions(session) {
+  if (!state.token || session !== state.session) return;
   await refreshMissions();
-  setTimeout(pollMissions, MISSIONS_EVERY_MS);
+  setTimeout(() => pollMissions(session), MISSIONS_EVERY_MS);
 }
 
 async function refreshMissions() {
@@ -432,25 +434,37 @@ function statusBadge(status) {
 }
 
 function renderHistory() {
+  // rows are kept by mission and redrawn only when they change: a tap is never lost to a redraw
   const rows = $("history-rows");
-  rows.replaceChildren();
+  const kept = new Map([...rows.children].filter((tr) => tr.dataset.mission)
+    .map((tr) => [tr.dataset.mission, tr]));
+  const order = [];
   for (const m of state.missions) {
-    const row = el("tr", {
-      class: m.mission === state.selected ? "selected" : "",
-      "data-mission": m.mission, tabindex: "0",
-      onclick: () => select(m.mission),
-      onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") select(m.mission); },
-    },
-    el("td", {}, statusBadge(m.status)),
-    el("td", { class: "mono", text: m.mission }),
-    el("td", { class: "clip", title: m.request || "", text: m.request || "" }),
-    el("td", { class: "by", text: m.submitted_by || "" }),
-    el("td", { class: "when", text: wallTime(m.submitted_wall) }));
-    rows.append(row);
+    let row = kept.get(m.mission);
+    if (!row) {
+      row = el("tr", { "data-mission": m.mission, tabindex: "0",
+        onclick: () => select(m.mission),
+        onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") select(m.mission); } });
+    }
+    const key = JSON.stringify([m.status, m.request, m.submitted_by, m.submitted_wall]);
+    if (row.dataset.key !== key) {
+      row.dataset.key = key;
+      row.replaceChildren(
+        el("td", {}, statusBadge(m.status)),
+        el("td", { class: "mono", text: m.mission }),
+        el("td", { class: "clip", title: m.request || "", text: m.request || "" }),
+        el("td", { class: "by", text: m.submitted_by || "" }),
+        el("td", { class: "when", text: wallTime(m.submitted_wall) }));
+    }
+    row.classList.toggle("selected", m.mission === state.selected);
+    order.push(row);
   }
-  if (!state.missions.length) {
-    rows.append(el("tr", {}, el("td", { colspan: "5", class: "hint", text: "No missions yet." })));
+  if (!order.length) {
+    order.push(el("tr", {}, el("td", { colspan: "5", class: "hint", text: "No missions yet." })));
   }
+  const same = order.length === rows.children.length
+    && order.every((row, i) => rows.children[i] === row);
+  if (!same) rows.replaceChildren(...order);
 }
 
 async function select(mission) {
@@ -767,7 +781,7 @@ function setStream(text, cls) {
 function startStream() {
   if (state.streaming) return;
   state.streaming = true;
-  streamLoop();
+  streamLoop(state.session);
 }
 
 function stopStream() {
@@ -781,8 +795,9 @@ function dropStream() {
   if (state.streamCtl) state.streamCtl.abort();
 }
 
-async function streamLoop() {
-  while (state.streaming && state.token) {
+async function streamLoop(session) {
+  const mine = () => state.streaming && state.token && session === state.session;
+  while (mine()) {
     const ctl = new AbortController();
     state.streamCtl = ctl;
     try {
@@ -803,10 +818,10 @@ async function streamLoop() {
       setStream("live", "pill-live");
       await readStream(response.body, ctl);
     } catch (exc) {
-      if (!state.streaming) return;
+      if (!mine()) return;
       if (!ctl.signal.aborted) console.warn("event stream:", exc);
     }
-    if (!state.streaming) return;
+    if (!mine()) return;
     setStream("reconnecting", "pill-wait");
     await sleep(state.retryMs);
   }
@@ -885,8 +900,8 @@ function scheduleRefresh(detail) {
 
 // -- robots: the live map ------------------------------------------------------------------
 
-async function pollRobots() {
-  if (!state.token) return;
+async function pollRobots(session) {
+  if (!state.token || session !== state.session) return;
   try {
     state.robots = await api("GET", "/api/robots");
     renderRobots();
@@ -894,7 +909,7 @@ async function pollRobots() {
   } catch (exc) {
     $("map").classList.add("stale");
   } finally {
-    setTimeout(pollRobots, document.hidden ? 2000 : ROBOTS_EVERY_MS);
+    setTimeout(() => pollRobots(session), document.hidden ? 2000 : ROBOTS_EVERY_MS);
   }
 }
 
@@ -1136,7 +1151,7 @@ function renderRobots() {
     if (down.has(name)) label += " · down";
     g.querySelector(".robot-label").textContent = label;
   }
-  renderRobotTable(robots, down, stops, crewStop);
+  renderRobotTable(robots, down, stops);
   renderStop(crewStop, stops);
 }
 
@@ -1145,15 +1160,30 @@ function robotClass(name) {
   return `c${Math.max(0, names.indexOf(name)) % 6}`;
 }
 
-function renderRobotTable(robots, down, stops, crewStop) {
+function robotRow(name) {
+  // one row per robot, made once: its stop button stays the same element while the robot moves
+  const kind = state.crew.robots[name] ? state.crew.robots[name].kind : "";
+  return el("tr", { "data-robot": name },
+    el("td", {}, el("strong", { text: name }), kind ? el("span", { class: "hint", text: ` ${kind}` }) : null),
+    el("td", { class: "mono pose" }),
+    el("td", { class: "robot-state" }),
+    el("td", { class: "robot-actions" },
+      el("button", { type: "button", class: "estop small", "data-robot": name,
+        title: `Stop ${name} only: its missions halt, it runs its own safe stop`,
+        text: `Stop ${name}`, onclick: () => estop(name) }),
+      el("button", { type: "button", class: "release small", hidden: true, text: "Release",
+        onclick: () => release(name) })));
+}
+
+function renderRobotTable(robots, down, stops) {
   const rows = $("robot-rows");
   const admin = may("admin");
-  const key = JSON.stringify([robots, [...down], stops, crewStop, admin]);
-  if (rows.dataset.key === key) return;
-  rows.dataset.key = key;
-  rows.replaceChildren();
   for (const [name, r] of Object.entries(robots)) {
-    const pose = (r.pose || []).map((v) => fmt(v, 2)).join(", ");
+    let row = rows.querySelector(`tr[data-robot="${CSS.escape(name)}"]`);
+    if (!row) {
+      row = robotRow(name);
+      rows.append(row);
+    }
     const bits = [];
     if (r.available === false) bits.push("unavailable");
     if (down.has(name)) bits.push("down");
@@ -1161,23 +1191,18 @@ function renderRobotTable(robots, down, stops, crewStop) {
     if (r.moving) bits.push("moving");
     if (num(r.battery) !== null) bits.push(`battery ${Math.round(num(r.battery) * 100)}%`);
     if (stops[name]) bits.push(`e-stopped: ${stops[name]}`);
-    const kind = state.crew.robots[name] ? state.crew.robots[name].kind : "";
-    const actions = el("td", { class: "robot-actions" });
-    if (stops[name]) {
-      actions.append(el("button", { type: "button", class: "release small", disabled: !admin,
-        title: admin ? `Release the e-stop of ${name}` : "Releasing the e-stop needs the admin role",
-        text: "Release", onclick: () => release(name) }));
-    } else {
-      actions.append(el("button", { type: "button", class: "estop small", "data-robot": name,
-        title: `Stop ${name} only: its missions halt, it runs its own safe stop`,
-        text: `Stop ${name}`, onclick: () => estop(name) }));
-    }
-    rows.append(el("tr", { "data-robot": name },
-      el("td", {}, el("strong", { text: name }), kind ? el("span", { class: "hint", text: ` ${kind}` }) : null),
-      el("td", { class: "mono", text: pose }),
-      el("td", { class: "robot-state", text: bits.join(" · ") }),
-      actions));
+    setText(row.querySelector(".pose"), (r.pose || []).map((v) => fmt(v, 2)).join(", "));
+    setText(row.querySelector(".robot-state"), bits.join(" · "));
+    const [stop, rel] = row.querySelectorAll("button");
+    stop.hidden = Boolean(stops[name]);
+    rel.hidden = !stops[name];
+    rel.disabled = !admin;
+    rel.title = admin ? `Release the e-stop of ${name}` : "Releasing the e-stop needs the admin role";
   }
+}
+
+function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
 }
 
 function renderStop(crewStop, stops) {
