@@ -70,7 +70,7 @@ class SettledPlans:
         """The plan's content and its request, or None for a plan that is not kept."""
         try:
             return (facts.text, _value(plan.workflow),
-                    *((_value(s.robot), _value(s.skill), _args(s.args)) for s in plan.steps))
+                    *((_name(s.robot), _name(s.skill), _args(s.args)) for s in plan.steps))
         except TypeError:
             return None
 
@@ -102,9 +102,17 @@ def _args(args: Mapping[str, Any]) -> object:
             out.append((_value(name), _value(value)))
         elif kind is str or kind is int or kind is bool or value is None:
             out.append(((str, name), (kind, value)))
+        elif kind is float:
+            out.append(((str, name), (kind, value, math.copysign(1.0, value))))
         else:
             out.append(((str, name), _value(value)))
     return tuple(out)
+
+
+def _name(value: object) -> object:
+    """A robot's or a skill's name (a string: itself; anything else as :func:`_value` keys it,
+    which no string equals)."""
+    return value if type(value) is str else _value(value)
 
 
 def _value(value: object) -> object:
