@@ -207,10 +207,12 @@ def _marker(page: Page, selector: str) -> tuple[float, float]:
     return float(x), float(y)
 
 
-def _screenshot(page: Page, name: str) -> None:
+def _screenshot(page: Page, name: str, height: int = VIEWPORT["height"]) -> None:
     if SCREENSHOTS:
         DOCS_IMG.mkdir(parents=True, exist_ok=True)
+        page.set_viewport_size({"width": VIEWPORT["width"], "height": height})
         page.screenshot(path=str(DOCS_IMG / name))
+        page.set_viewport_size(VIEWPORT)
 
 
 def test_submit_approve_and_watch_the_rover_reach_the_victim(approving: Server,
@@ -289,7 +291,7 @@ def test_submit_approve_and_watch_the_rover_reach_the_victim(approving: Server,
     row = page.locator(f"#history-rows tr[data-mission='{mission}']")
     expect(row.locator(".status")).to_have_text("COMPLETED")
     expect(row.locator("td.by")).to_have_text("alice")
-    _screenshot(page, "console-map.png")
+    _screenshot(page, "console-map.png", height=1420)  # the map and the whole timeline
 
 
 def test_my_own_plan_refused_with_reasons_then_corrected(approving: Server,
