@@ -16,7 +16,7 @@ from crewgate.eval.cache import ResponseCache
 from crewgate.eval.calls import RetryPolicy
 from crewgate.eval.metrics import compute
 from crewgate.eval.prices import PriceTable
-from crewgate.eval.records import Record
+from crewgate.eval.records import Record, TraceFile
 from crewgate.eval.report import write_reports
 from crewgate.eval.runner import EvalPlan, run_evaluation
 from crewgate.planners.base import Planner, PlanningRequest, Proposal
@@ -219,3 +219,22 @@ def test_an_interrupted_run_keeps_what_it_wrote_in_order_and_resumes(
                                     scenarios=scenarios, jobs=1, out=tmp_path / "whole"))
     assert [r["key"] for r in resumed] == order
     assert compute(resumed) == compute(whole)
+
+
+def test_a_resumed_run_asks_again_where_the_planner_gave_no_answer(
+        tmp_path: Path, g1_go2: Crew, extended: Suite) -> None:
+    scenarios = list(extended.scenarios[:4])
+    policy = RetryPolicy(attempts=1)
+    with FakeOpenAIServer(respond=by_request(answers(scenarios)),
+                          inject=[Injection(503, first=3)]) as server:
+        first = openai_eval(g1_go2, extended, scenarios, server, retry=policy, jobs=1,
+                            out=tmp_path)
+        assert sum(bool(r["planner_error"]) for r in first) == 3
+        again = openai_eval(g1_go2, extended, scenarios, server, retry=policy, jobs=1,
+                            out=tmp_path)
+        assert len(server.requests) == 8 + 3  # the three failed missions asked again
+    assert not any(r["planner_error"] for r in again)
+    kept = TraceFile(tmp_path / "traces.jsonl").read()
+    assert [r["key"] for r in kept] == [r["key"] for r in again]  # one record per mission
+    assert [r["mission_id"] for r in kept] == [r["mission_id"] for r in again]
+    assert len((tmp_path / "traces.jsonl").read_text().splitlines()) == 8 + 3

@@ -41,7 +41,8 @@ def make_record(result: MissionResult, *, crew: str, crew_source: str, suite: st
 
 class TraceFile:
     """traces.jsonl: appended mission by mission (a crash loses nothing finished), read back
-    for resuming and reporting."""
+    for resuming and reporting. A mission run again (its planner gave no answer the first time)
+    is appended again: reading keeps its last record, in the place of its first."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -56,7 +57,14 @@ class TraceFile:
             handle.flush()
 
     def read(self) -> list[Record]:
-        return list(self._iter())
+        latest: dict[str, Record] = {}
+        for record in self._iter():
+            key = record.get("key") if isinstance(record, dict) else None
+            if not isinstance(key, str):
+                raise InputFileError(f"{self.path}: a line that is not a mission record (no "
+                                     "key); was the file written by `crewgate eval`?")
+            latest[key] = record  # a dict keeps a key where it was first put
+        return list(latest.values())
 
     def _iter(self) -> Iterator[Record]:
         try:

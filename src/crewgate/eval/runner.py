@@ -1,5 +1,6 @@
 """The evaluation runner: every scenario of a suite, under every condition, for every planner,
-executed on the simulator with the scenario's faults; resumable, one record per mission.
+executed on the simulator with the scenario's faults; resumable (a mission whose planner gave
+no answer is run again), one record per mission.
 
 The held-plan ablation samples each planner once per scenario under ``ro-prompt`` and then
 dispatches the identical plan twice, with enforcement off and on (no replan), so that the
@@ -87,7 +88,8 @@ Job = tuple[Condition, Scenario, int, Planner]
 def run_evaluation(plan: EvalPlan, progress: Progress | None = None) -> list[Record]:
     """Run (or resume) the evaluation; returns every record, in run order."""
     traces = TraceFile(plan.out / "traces.jsonl") if plan.out else None
-    done = {r["key"]: r for r in traces.read()} if traces and traces.path.exists() else {}
+    done = {r["key"]: r for r in traces.read() if not r.get("planner_error")
+            } if traces and traces.path.exists() else {}  # a planner error is run again
     journal = Journal(plan.out / "journal.sqlite3" if plan.out else ":memory:")
     records: list[Record] = []
     try:
