@@ -120,6 +120,7 @@ class Mission:
         self.session: MissionGate | None = None  # the gate's view, once execution begins
         self.engaged: list[str] = []  # robots a command was sent to, in order
         self.crashed = False  # from now on, journal failures are noted, not raised
+        self.shown: dict[str, Any] = {}  # what of the crew the planner was shown (retrieval)
 
     def now(self) -> float:
         """Seconds since the mission started, in backend time (simulated, or wall clock)."""

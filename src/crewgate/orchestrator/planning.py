@@ -12,6 +12,7 @@ from crewgate.orchestrator.result import Attempt, Refusal
 from crewgate.plan import Plan
 from crewgate.planners.base import Planner, PlannerOutput, PlanningRequest
 from crewgate.render import plan_json_schema, render_context
+from crewgate.render.retrieval import focus
 
 if TYPE_CHECKING:
     from crewgate.orchestrator.mission import Mission
@@ -20,8 +21,11 @@ if TYPE_CHECKING:
 def plan_mission(mission: Mission, planner: Planner) -> Plan | None:
     """The plan to execute, or None when the mission is refused (the result says why)."""
     cond = mission.condition
-    context = render_context(mission.crew, cond.knowledge)
-    schema = plan_json_schema(mission.crew, cond.knowledge)
+    # what of the crew the planner is shown: all of it, or the focus of a large crew
+    shown = focus(mission.crew, mission.request)
+    context = render_context(shown.crew, cond.knowledge)
+    schema = plan_json_schema(shown.crew, cond.knowledge)
+    mission.shown = shown.to_json()
     ask = PlanningRequest(mission.request, mission.crew, context, schema, cond.name, 1,
                           (), "", mission.options.scenario)
     for attempt in range(1, cond.replans + 2):
@@ -53,7 +57,8 @@ def _record(mission: Mission, attempt: int, out: PlannerOutput, plan: Plan | Non
                                    dict(out.usage)))
     mission.event(EventKind.PLAN_PROPOSED, detail=out.raw[:2000], data={
         "attempt": attempt, "plan": plan.to_json() if plan else None,
-        "planning_s": out.planning_s, "usage": dict(out.usage), "note": out.note})
+        "planning_s": out.planning_s, "usage": dict(out.usage), "note": out.note,
+        "shown": mission.shown})
     mission.event(EventKind.VERDICT, codes=verdict.codes,
                   detail="accepted" if verdict.accepted else "refused",
                   data={"attempt": attempt, **verdict.to_json()})

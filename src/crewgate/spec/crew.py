@@ -59,6 +59,13 @@ class Crew(SpecModel):
         64, ge=1, le=1000,
         description="The longest plan the gate reads; a longer one is refused whole. Every "
         "workflow's required steps and min_steps must fit in it.")
+    context_budget: int = Field(
+        12_000, ge=1_000, le=2_000_000,
+        description="The planner's context budget, in tokens (estimated at 4 characters "
+        "each): a crew whose whole context and plan schema fit is shown whole; a larger one is "
+        "shown, per request, only the workflows, robots, skills, locations and objects most "
+        "relevant to it (retrieval, journaled with each plan). The gate always checks plans "
+        "against the whole crew.")
     dispatch_window_s: float = Field(
         0.5, gt=0, le=10,
         description="How long an authorization stays valid: a step not sent within this many "

@@ -1,0 +1,95 @@
+"""Generated crews (valid by construction, their example plans accepted) and retrieval: a crew
+that fits its context budget is shown whole; a large one is shown the focus of each request,
+which the planner plans from, the journal records, and the gate still checks against the whole
+crew."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from crewgate.api import gate_for, run_mission
+from crewgate.conditions import Knowledge
+from crewgate.journal import Journal
+from crewgate.plan import parse_plan
+from crewgate.planners import ScriptedPlanner
+from crewgate.render import plan_json_schema, render_context
+from crewgate.render.retrieval import focus
+from crewgate.spec import Crew, load_crew
+from crewgate.spec.loader import parse_crew
+from crewgate.testing.generate import generate_crew
+from crewgate.world import World
+
+
+@pytest.fixture(scope="module")
+def large() -> tuple[Crew, list[tuple[str, dict[str, Any], str]]]:
+    made = generate_crew(100, 10_000, 40, locations=200)
+    crew = parse_crew(made.yaml(), "<generated>")
+    return crew, [(e.request, e.plan, e.workflow) for e in made.examples]
+
+
+def test_a_generated_crew_is_valid_and_its_example_plans_are_accepted() -> None:
+    made = generate_crew(10, 100, 12, seed=3)
+    crew = parse_crew(made.yaml(), "<generated>")
+    assert (len(crew.robots), sum(len(r.skills) for r in crew.robots.values()),
+            len(crew.workflows)) == (10, 110, 12)  # each robot also has move_to
+    gate = gate_for(crew)
+    world = World(crew, clock=lambda: 0.0)
+    verdicts = [gate.validate(parse_plan(e.plan), e.request, world) for e in made.examples]
+    assert [v.codes for v in verdicts] == [[]] * 12
+    assert generate_crew(10, 100, 12, seed=3).yaml() == made.yaml()  # deterministic
+
+
+def test_generator_bounds_are_errors() -> None:
+    with pytest.raises(ValueError, match="skills must be between 3 and 100000, not 2"):
+        generate_crew(3, 2, 1)
+
+
+@pytest.mark.parametrize("name", ["sar", "g1_go2"])
+def test_packaged_crews_are_shown_whole(name: str) -> None:
+    crew = load_crew(name)
+    shown = focus(crew, "anything at all")
+    assert (shown.whole, shown.crew) == (True, crew)
+    assert shown.to_json() == {"whole": True, "budget_tokens": 12_000}
+
+
+def test_a_large_crew_is_shown_the_focus_of_the_request(
+        large: tuple[Crew, list[tuple[str, dict[str, Any], str]]]) -> None:
+    crew, examples = large
+    whole = len(render_context(crew, Knowledge.CONTRACTS))
+    hits = 0
+    for request, _, workflow in examples:
+        shown = focus(crew, request)
+        context = render_context(shown.crew, Knowledge.CONTRACTS)
+        schema = json.dumps(plan_json_schema(shown.crew, Knowledge.CONTRACTS))
+        assert shown.whole is False
+        assert len(context) + len(schema) < 60_000 < whole
+        hits += workflow in shown.workflows
+        assert set(shown.robots) <= set(crew.robots)
+    assert hits == len(examples)
+    first = focus(crew, examples[0][0]).to_json()
+    assert first["workflows"][0] == examples[0][2]
+    assert first["robots"][0] == "r1"
+    assert first["locations"][:1] == [examples[0][1]["steps"][0]["args"]["location"]]
+
+
+def test_the_gate_checks_against_the_whole_crew_and_the_journal_says_what_was_shown(
+        large: tuple[Crew, list[tuple[str, dict[str, Any], str]]]) -> None:
+    crew, examples = large
+    request, plan, workflow = examples[0]
+    # another robot's workflow, sent where the request sends r1: outside the focus, and refused
+    steps = plan["steps"]
+    assert isinstance(steps, list)
+    swapped = {"workflow": examples[1][2], "steps": [
+        {**steps[0], "robot": "r2"}, examples[1][1]["steps"][1]]}
+    journal = Journal(":memory:")
+    done = run_mission(crew, request, ScriptedPlanner([plan]), journal=journal)
+    refused = run_mission(crew, request, ScriptedPlanner([swapped]), journal=journal)
+    assert done.status == "completed"
+    assert (refused.status, refused.codes) == ("refused", ["dropped_request",
+                                                           "substituted_robot"])
+    proposed = [e for e in journal.events(done.mission_id) if e.kind == "plan_proposed"]
+    shown = proposed[0].data["shown"]
+    assert (shown["whole"], shown["workflows"][0]) == (False, workflow)
