@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
@@ -161,9 +161,9 @@ class Gate:
             request = Findings(index)
             self.intent.check(held.brief, held.steps, index, held.asked, request)
             # a problem under the request's rule is never a skippable one: judge's skip holds
-            steps[index] = replace(settled, progress=None,
-                                   rules=(*progress.items, *settled.rules),
-                                   request=tuple(request.items))
+            steps[index] = Settled(settled.skill, settled.typed, settled.given,
+                                   settled.workflow, None, settled.before,
+                                   (*progress.items, *settled.rules), tuple(request.items))
         return SettledPlan(facts, refs, planned, tuple(steps),
                            tuple(self.crew.skill(s.robot, s.skill) for s in plan.steps),
                            tuple(plan_level.items))

@@ -53,6 +53,7 @@ NOTHING_MOVES: tuple[tuple[str, ...], ...] = (
     ("nothing", "should", "move"), ("nobody", "moves"), ("no", "one", "moves"),
     ("stay", "put", "everyone"), ("everyone", "stays", "put"),
 )
+TAKING_BACK = RETRACTIONS + NOTHING_MOVES  # what takes back what came before
 EXCLUSIVE_BEFORE = frozenset({"only", "just", "solely", "exclusively"})
 EXCLUSIVE_AFTER = frozenset({"only", "alone", "exclusively", "solely"})
 ARTICLES = frozenset({"the", "a", "an", "our", "my", "your", "that", "this"})
@@ -137,12 +138,14 @@ class Scope:
 
 
 # A table's phrases by their first word, for the last tables read (a crew's tables live as long
-# as the crew; the table is kept beside its index, so that its id names it while it is here).
-_FIRSTS: dict[int, tuple[PhraseTable, dict[str, list[tuple[str, ...]]]]] = {}
+# as the crew, cue lists as the module; the table is kept beside its index, so that its id
+# names it while it is here).
+Phrases = PhraseTable | tuple[tuple[str, ...], ...]
+_FIRSTS: dict[int, tuple[Phrases, dict[str, list[tuple[str, ...]]]]] = {}
 _KEPT_TABLES = 64
 
 
-def _by_first(table: PhraseTable) -> dict[str, list[tuple[str, ...]]]:
+def _by_first(table: Phrases) -> dict[str, list[tuple[str, ...]]]:
     kept = _FIRSTS.get(id(table))
     if kept is not None and kept[0] is table:
         return kept[1]
@@ -191,13 +194,15 @@ class Reading:
 
     # -- cues ---------------------------------------------------------------------------------
 
-    def find(self, phrases: Iterable[tuple[str, ...]]) -> list[tuple[int, int]]:
+    def find(self, phrases: tuple[tuple[str, ...], ...]) -> list[tuple[int, int]]:
         """Where each phrase occurs as whole words, (start, end), in order."""
+        by_first = _by_first(phrases)
         found = []
-        for phrase in phrases:
-            for _, i in self._index.get(phrase[0], ()):
-                if self.words[i:i + len(phrase)] == phrase:
-                    found.append((i, i + len(phrase)))
+        for word in by_first.keys() & self._index.keys():  # the words that start a phrase
+            for _, i in self._index[word]:
+                for phrase in by_first[word]:
+                    if self.words[i:i + len(phrase)] == phrase:
+                        found.append((i, i + len(phrase)))
         return sorted(set(found))
 
     def said(self, start: int, end: int) -> str:
@@ -213,7 +218,7 @@ class Reading:
         """The reach of each negation cue: to the end of its clause, a contrast word ("but",
         "just", "then"), or ``WINDOW`` words, whichever comes first."""
         out = []
-        taking_back = self.find(RETRACTIONS + NOTHING_MOVES)
+        taking_back = self.find(TAKING_BACK)
         for start, end in self.find(NEGATIONS):
             if any(s <= start < e for s, e in taking_back):
                 continue  # "actually no" takes back; it does not negate what follows
@@ -236,7 +241,7 @@ class Reading:
     def retraction(self) -> tuple[str, int] | None:
         """The last cue that takes back what came before ("never mind"), and where what follows
         it begins; None when nothing is taken back."""
-        found = self.find(RETRACTIONS + NOTHING_MOVES)
+        found = self.find(TAKING_BACK)
         if not found:
             return None
         start, end = found[-1]
