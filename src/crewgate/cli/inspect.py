@@ -11,6 +11,7 @@ from rich.table import Table
 
 from crewgate.cli.app import app, spec_app
 from crewgate.cli.common import CrewArg, JsonOpt, out, print_json
+from crewgate.errors import UserError
 
 
 @app.command()
@@ -77,3 +78,36 @@ def docs() -> None:
     from crewgate.spec.reference import render_reference
 
     print(render_reference(), end="")
+
+
+@spec_app.command("generate")
+def generate(
+    robots: int = typer.Option(10, "--robots", metavar="R", help="Robots (1-1,000)."),
+    skills: int = typer.Option(100, "--skills", metavar="S", help="Skills shared among them "
+                               "(each robot also has move_to; up to 100,000)."),
+    workflows: int = typer.Option(10, "--workflows", metavar="W", help="Workflows (1-10,000)."),
+    locations: int = typer.Option(20, "--locations", metavar="L", help="Named locations."),
+    seed: int = typer.Option(0, "--seed", help="Seed (the same seed, the same crew)."),
+    output: Path = typer.Option(..., "--out", "-o", help="Write the crew YAML here."),
+    examples: Path | None = typer.Option(None, "--examples", help="Also write each "
+                                         "workflow's example request and plan (JSON lines)."),
+) -> None:
+    """Generate a valid crew of R robots, S skills and W workflows, for tests and benchmarks at
+    scale (docs/scaling.md): every workflow sends one robot to a place to do one task, with an
+    example request whose plan the gate accepts."""
+    import json
+
+    from crewgate.testing.generate import generate_crew
+
+    try:
+        made = generate_crew(robots, skills, workflows, locations=locations, seed=seed)
+    except ValueError as exc:
+        raise UserError(str(exc)) from exc
+    output.write_text(made.yaml(), encoding="utf-8")
+    if examples is not None:
+        examples.write_text("".join(json.dumps({"workflow": e.workflow, "request": e.request,
+                                                "plan": e.plan}) + "\n"
+                                    for e in made.examples), encoding="utf-8")
+    out.print(f"wrote {output}: {robots} robots, {skills} skills, {len(made.spec['workflows'])} "
+              f"workflows, {locations} locations" + (f"; examples in {examples}" if examples
+                                                     else ""), markup=False)
