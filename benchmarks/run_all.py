@@ -2,11 +2,10 @@
 
 Each benchmark (bench_authorize, bench_validate, bench_intent, bench_request, bench_mission,
 bench_memory, bench_planner, bench_eval, bench_ros2, bench_service, bench_scale) runs as its
-own subprocess
-with this interpreter, strictly in sequence (they must not compete for the CPU), with ``--json``
-pointing at a temporary file; its own tables are shown as it runs. The summary lists every
-target with its measured value, then every other figure. Exit status: 0 when every target is
-met, 1 when a target is missed, 2 when a benchmark failed to produce its figures.
+own subprocess with this interpreter, strictly in sequence (they must not compete for the CPU),
+with ``--json`` pointing at a temporary file; its own tables are shown as it runs. The summary
+lists every target with its measured value, then every other figure. Exit status: 0 when every
+target is met, 1 when a target is missed, 2 when a benchmark failed to produce its figures.
 
 Not run by the test suite. Run: ``.venv/bin/python benchmarks/run_all.py [--quick]``
 (``--quick`` passes ``--quick`` on: fewer repetitions, noisier figures).
