@@ -50,14 +50,16 @@ def plan_command(
     from crewgate.errors import PlannerError
     from crewgate.planners.base import PlanningRequest
     from crewgate.render import plan_json_schema, render_context
+    from crewgate.render.retrieval import focus
     from crewgate.sim.faults import parse_faults
     from crewgate.spec import load_crew
 
     spec = load_crew(crew)
     cond = condition_named(condition or "ro")
     chosen = planners.build_one(spec, seed=seed)
-    context = render_context(spec, cond.knowledge)
-    ask = PlanningRequest(request, spec, context, plan_json_schema(spec, cond.knowledge),
+    shown = focus(spec, request).crew  # what a mission's planner is shown (retrieval)
+    context = render_context(shown, cond.knowledge)
+    ask = PlanningRequest(request, spec, context, plan_json_schema(shown, cond.knowledge),
                           cond.name)
     if show_prompt and not as_json:
         from crewgate.planners.llm.common import conversation
