@@ -6,6 +6,7 @@ crew."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -93,3 +94,23 @@ def test_the_gate_checks_against_the_whole_crew_and_the_journal_says_what_was_sh
     proposed = [e for e in journal.events(done.mission_id) if e.kind == "plan_proposed"]
     shown = proposed[0].data["shown"]
     assert (shown["whole"], shown["workflows"][0]) == (False, workflow)
+
+
+def test_spec_generate_writes_a_crew_that_validates(tmp_path: Path) -> None:
+    from tests.cli.support import assert_clean_failure, crewgate
+
+    crew, examples = tmp_path / "gen.yaml", tmp_path / "gen.jsonl"
+    made = crewgate("spec", "generate", "--robots", "4", "--skills", "40", "--workflows", "6",
+                    "-o", crew, "--examples", examples, journal=tmp_path / "j.sqlite3")
+    assert made.rc == 0, made
+    assert made.stdout.strip() == (f"wrote {crew}: 4 robots, 40 skills, 6 workflows, 20 "
+                                   f"locations; examples in {examples}")
+    checked = crewgate("validate", crew, journal=tmp_path / "j.sqlite3")
+    assert checked.rc == 0, checked
+    assert "4 robots, 44 skills, 20 locations, 0 bindings, 6 workflows" in checked.stdout
+    lines = [json.loads(line) for line in examples.read_text().splitlines()]
+    assert [line["workflow"] for line in lines] == list(load_crew(crew).workflows)
+    bad = crewgate("spec", "generate", "--robots", "0", "-o", crew,
+                   journal=tmp_path / "j.sqlite3")
+    assert_clean_failure(bad)
+    assert "robots must be between 1 and 1000, not 0" in bad.stderr
