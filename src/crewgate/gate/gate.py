@@ -64,15 +64,16 @@ class Gate:
         # compiled once per crew: each robot's object-typed state fields (what a step's effects
         # can move objects by), each skill's request-held parameters, and the details of names
         # a plan gets wrong (a planner repeats its mistakes; finding near names is slow)
-        self._object_fields = {name: tuple(f for f, spec in robot.state.items()
-                                           if spec.type == "object")
-                               for name, robot in crew.robots.items()}
-        skills = [skill for robot in crew.robots.values() for skill in robot.skills.values()]
+        objects = {name: tuple(f for f, spec in robot.state.items() if spec.type == "object")
+                   for name, robot in crew.robots.items()}
+        skills = [(name, skill) for name, robot in crew.robots.items()
+                  for skill in robot.skills.values()]
         self._stated = {id(skill): tuple((p, k) for p, k in skill.params.items()
-                                         if k.from_request) for skill in skills}
-        # the robots whose state a skill's effects write ("" for the robot running it)
-        self._touches = {id(skill): frozenset(key.rpartition(".")[0] for key in skill.effects)
-                         for skill in skills}
+                                         if k.from_request) for _, skill in skills}
+        # per skill, the robots its effects write that have object-typed fields, with them
+        self._moves = {id(skill): tuple((r, objects[r]) for r in sorted(
+            {key.rpartition(".")[0] or owner for key in skill.effects}) if objects.get(r))
+            for owner, skill in skills}
         self._unknown: dict[tuple[str, str, bool], str] = {}
         self.settled_plans = SettledPlans()
 
@@ -87,15 +88,15 @@ class Gate:
         """The state after the step, from its effects, and where the objects it picks up or
         puts down are then (as the simulator moves them)."""
         objects = state.get(OBJECTS)
+        moves = self._moves[id(skill)] if objects is not None else ()
         # only a robot's object-typed fields move objects (Crew.object_moves)
-        before = {r: [(name, state[r].get(name)) for name in self._object_fields[r]]
-                  for r in {t or robot for t in self._touches[id(skill)]}
-                  if r in state and self._object_fields.get(r)} if objects is not None else {}
+        before = [(r, [(name, state[r].get(name)) for name in fields])
+                  for r, fields in moves if r in state]
         skill.predict(robot, typed, state)
         if objects is None:
             return
-        for r, fields in before.items():
-            for name, was in fields:
+        for r, was_fields in before:
+            for name, was in was_fields:
                 objects.update(self.crew.object_moves(r, name, was, state[r].get(name),
                                                       state[r], objects))
 
@@ -248,7 +249,8 @@ class Gate:
         deferred: list[str] = []
         if step.robot in self.crew.robots and _available(step.robot, state, f) \
                 and skill is not None and typed is not None:
-            skill.check_preconditions(step.ref, step.robot, typed, state, f)
+            if skill.preconditions:
+                skill.check_preconditions(step.ref, step.robot, typed, state, f)
             for pname in skill.binding_params:
                 name = typed.get(pname)
                 if name is None:

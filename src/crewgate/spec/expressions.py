@@ -94,17 +94,17 @@ class Condition(Rule):
         return compare(state[self.robot or robot].get(self.field), self.op, self.value)
 
     def _subject(self, robot: str, typed: Mapping[str, Any], state: State
-                 ) -> tuple[str, Any]:
-        """What the condition reads: ``(its name in details, its value)``. ``$param.at`` is
-        where the object the argument names is, ``OBJECT.at`` where that object is (unknown
-        where the backend does not track objects: not refutable)."""
+                 ) -> tuple[str | None, Any]:
+        """What the condition reads: ``(the object whose place it is, its value)``: None for a
+        robot's field (``[robot.]field``, named in details as such). ``$param.at`` is where the
+        object the argument names is, ``OBJECT.at`` where that object is (unknown where the
+        backend does not track objects: not refutable)."""
         if self.robot is not None and (self.robot.startswith("$") or self.robot not in state):
             name = typed.get(self.robot[1:], SKIP) if self.robot.startswith("$") else self.robot
             if name is SKIP or name is UNKNOWN or name is None:
                 return str(name), SKIP
             return str(name), state.get(OBJECTS, {}).get(name, UNKNOWN)
-        target = self.robot or robot
-        return f"{target}.{self.field}", state[target].get(self.field)
+        return None, state[self.robot or robot].get(self.field)
 
     def check(self, ref: str, robot: str, params: Collection[str], typed: Mapping[str, Any],
               state: State, f: Findings) -> None:
@@ -118,8 +118,9 @@ class Condition(Rule):
         if actual is SKIP or actual is UNKNOWN or expected is UNKNOWN:
             return  # left out, or decided by the robot at run time: cannot be refuted now
         if not compare(actual, self.op, expected):
-            shown = (f"{subject} is at {show_state(actual)}" if subject != f"{self.robot or robot}"
-                     f".{self.field}" else f"{subject} is {show_state(actual)}")
+            field = f"{self.robot or robot}.{self.field}"
+            shown = (f"{subject} is at {show_state(actual)}" if subject not in (None, field)
+                     else f"{field} is {show_state(actual)}")
             f.add(Code.PRECONDITION_FAILED, f"{ref} needs {self} but {shown}")
 
 
