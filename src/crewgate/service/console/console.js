@@ -614,7 +614,7 @@ function renderMission() {
     const run = runs.get(index);
     rows.append(el("tr", { "data-step": String(index) },
       el("td", { text: String(index) }),
-      el("td", { class: "step", text: `${step.robot ?? "?"}.${step.skill ?? "?"}` }),
+      el("td", { class: "step" }, `${step.robot ?? "?"}.`, el("wbr"), `${step.skill ?? "?"}`),
       el("td", { class: "mono args" }, ...Object.entries(step.args || {}).map(([k, v]) =>
         el("div", { text: `${k}=${valueText(v)}` }))),
       verdictCell, reasonCell,
@@ -723,7 +723,8 @@ function eventText(e) {
   if (e.kind === "verdict") {
     return `attempt ${d.attempt ?? ""}: ${d.accepted ? "accepted" : "refused"}`;
   }
-  if (e.kind === "result" && d.result && typeof d.result === "object") {
+  if (e.kind === "result" && d.result && typeof d.result === "object"
+      && Object.keys(d.result).length) {
     return `${e.detail} (${argsText(d.result)})`;
   }
   if (e.kind === "dispatch" && d.args) return `(${argsText(d.args)})`;
@@ -1033,8 +1034,11 @@ function drawPlanOnMap() {
 }
 
 function robotShape(name, kind) {
-  const g = svg("g", { class: `robot kind-${kind || "robot"}`, "data-robot": name });
+  const g = svg("g", { class: `robot ${robotClass(name)}`, "data-robot": name,
+    "data-kind": kind || "" });
   const air = /copter|drone|uav|plane|air/i.test(kind || "");
+  const wheeled = /rover|ugv|wheel|car|forklift|amr|agv/i.test(kind || "");
+  const legged = /humanoid|person|biped/i.test(kind || "");
   g.append(svg("ellipse", { class: "shadow", rx: 12, ry: 5, cy: 14 }));
   if (air) {
     const body = svg("g", { class: "body" });
@@ -1044,13 +1048,19 @@ function robotShape(name, kind) {
     }
     body.append(svg("circle", { r: 5, class: "hub" }));
     g.append(body);
+  } else if (legged) {
+    const body = svg("g", { class: "body" });
+    body.append(svg("circle", { r: 10, class: "hull" }));
+    body.append(svg("circle", { r: 4, class: "head" }));
+    g.append(body);
   } else {
     const body = svg("g", { class: "body" });
     body.append(svg("rect", { x: -10, y: -8, width: 20, height: 16, rx: 4, class: "hull" }));
-    body.append(svg("rect", { x: -12, y: -10, width: 6, height: 4, class: "wheel" }));
-    body.append(svg("rect", { x: 6, y: -10, width: 6, height: 4, class: "wheel" }));
-    body.append(svg("rect", { x: -12, y: 6, width: 6, height: 4, class: "wheel" }));
-    body.append(svg("rect", { x: 6, y: 6, width: 6, height: 4, class: "wheel" }));
+    if (wheeled) {
+      for (const [wx, wy] of [[-12, -10], [6, -10], [-12, 6], [6, 6]]) {
+        body.append(svg("rect", { x: wx, y: wy, width: 6, height: 4, class: "wheel" }));
+      }
+    }
     g.append(body);
   }
   // the drone's label to the left, the others' to the right: a rover under a drone stays legible
@@ -1075,7 +1085,7 @@ function renderRobots() {
   for (const [name, points] of Object.entries(s.trails || {})) {
     let line = trails.querySelector(`[data-trail="${CSS.escape(name)}"]`);
     if (!line) {
-      line = svg("polyline", { class: `trail trail-${robotClass(name)}`, "data-trail": name });
+      line = svg("polyline", { class: `trail ${robotClass(name)}`, "data-trail": name });
       trails.append(line);
     }
     const pts = points.slice(-TRAIL_POINTS).map((p) => [num(p[0]), num(p[1])])
