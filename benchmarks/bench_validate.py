@@ -36,7 +36,14 @@ Targets (issue 11): the study's plans validated at most at the reference checker
 JSON round trip of the same plans (median passes; the issue aims for 2x faster, about 1.7x);
 validating a 200-step plan takes <= 5 ms (median), for each long plan.
 
-Run: ``.venv/bin/python benchmarks/bench_validate.py [--quick] [--profile] [--json PATH]``.
+``--before SRC`` (informational; nothing else is measured then): the study corpus measured by
+this crewgate and by the one at ``SRC/src`` (a git worktree of an earlier commit: ``git
+worktree add /tmp/before COMMIT``), each in child processes, alternating, 7 children each
+(``--quick``: 3) of 5 rounds; each child's figures are its medians, divided by its own JSON round
+trip; the table gives the median child.
+
+Run: ``.venv/bin/python benchmarks/bench_validate.py [--quick] [--profile] [--json PATH]
+[--before SRC]``.
 """
 
 from __future__ import annotations
@@ -47,6 +54,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from benchlib import (
@@ -244,8 +252,67 @@ def problem_summary(verdict: PlanVerdict) -> tuple[int, str]:
     return sum(codes.values()), text
 
 
+def _option(flag: str) -> str | None:
+    """An option of this script only (taken out of ``sys.argv`` before benchlib parses it)."""
+    if flag not in sys.argv:
+        return None
+    at = sys.argv.index(flag)
+    if at + 1 >= len(sys.argv):
+        raise SystemExit(f"{flag} needs a value")
+    value = sys.argv[at + 1]
+    del sys.argv[at:at + 2]
+    return value
+
+
+def child_study(rounds: int) -> int:
+    """Child mode of ``--before``: the study corpus's medians (ns per plan), as JSON."""
+    out = {}
+    for name in ("sar", "g1_go2"):
+        times, _ = study_passes(name, rounds)
+        out[name] = {k: Stats.of(v).median_ns for k, v in times.items()}
+    print(json.dumps(out))
+    return 0
+
+
+def before_after(src: str, children: int) -> int:
+    """The study corpus by the crewgate at ``src`` and by this one, children alternating."""
+    import os
+    import subprocess
+
+    here = str(REPO / "src")
+    results: dict[str, list[dict[str, dict[str, float]]]] = {"before": [], "after": []}
+    for _ in range(children):
+        for label, path in (("before", str(Path(src).resolve() / "src")), ("after", here)):
+            env = {**os.environ, "PYTHONPATH": path}
+            done = subprocess.run([sys.executable, __file__, "--child-study", "5"], env=env,
+                                  capture_output=True, text=True, check=True)
+            results[label].append(json.loads(done.stdout.splitlines()[-1]))
+    rows = []
+    for name in ("sar", "g1_go2"):
+        cells = []
+        for label in ("before", "after"):
+            per = [r[name] for r in results[label]]
+            us = Stats.of([p["pass"] for p in per]).median_ns / 1e3
+            ratio = Stats.of([p["pass"] / p["json"] for p in per]).median_ns
+            cold = Stats.of([p["cold"] / p["json"] for p in per]).median_ns
+            cells += [fmt(us, 1), f"{ratio:.2f}x", f"{cold:.2f}x"]
+        rows.append([name, *cells])
+    print(f"Study corpus, the crewgate at {src} (before) and this one (after), {children} child "
+          "processes each, alternating; median child; x = per plan / a JSON round trip of the "
+          "same plans in the same child")
+    print(table(["crew", "before us/plan", "before / json", "before cold / json",
+                 "after us/plan", "after / json", "after cold / json"], rows))
+    return 0
+
+
 def main() -> int:
+    child = _option("--child-study")
+    if child is not None:
+        return child_study(int(child))
+    before = _option("--before")
     args = parse_args(__doc__.splitlines()[0] if __doc__ else "")
+    if before is not None:
+        return before_after(before, 3 if args.quick else 7)
     long_reps, short_reps = (60, 600) if args.quick else (400, 4_000)
     print_header("bench_validate: Gate.validate, whole plan",
                  f"{long_reps:,} timed calls per {LONG}-step plan, {short_reps:,} per 3-step plan,"
