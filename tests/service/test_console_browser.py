@@ -53,7 +53,8 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 USERS = {"alice": "operator", "bob": "operator", "vic": "viewer", "ada": "admin"}
 DOCS_IMG = Path(__file__).resolve().parents[2] / "docs" / "img"
 SCREENSHOTS = os.environ.get("CREWGATE_SCREENSHOTS") == "1"
-VIEWPORT: ViewportSize = {"width": 1280, "height": 1000}
+VIEWPORT: ViewportSize = {"width": 1280, "height": 1000}  # a laptop, a tablet on its side
+PORTRAIT: ViewportSize = {"width": 800, "height": 1280}  # a tablet, upright
 START_S = 60.0  # the server's start (the planner loads), on a busy machine
 WAIT_MS = 60_000  # Playwright's waits: generous, they return as soon as the page is right
 ARRIVAL_M = 0.5  # navigate_to arrives within 0.5 m of its goal
@@ -354,6 +355,7 @@ def test_a_viewer_cannot_approve(approving: Server, page: Page) -> None:
     status, _ = approving.api("POST", "/api/missions", "bob", {"request": hostile})
     assert status == 202
 
+    page.set_viewport_size(PORTRAIT)  # on a tablet, upright
     # no token in the URL: the console asks for one, and says what is wrong with a bad one
     page.goto(approving.url)
     expect(page.locator("#signin")).to_be_visible(timeout=WAIT_MS)
@@ -385,6 +387,15 @@ def test_a_viewer_cannot_approve(approving: Server, page: Page) -> None:
         expect(page.locator(button)).to_be_disabled()
         expect(page.locator(button)).to_have_attribute("title", why)
     expect(page.locator("#action-note")).to_contain_text("you cannot approve")
+
+    # the page fits the tablet's width, and the e-stop stays on screen wherever it scrolls
+    assert page.evaluate("document.documentElement.scrollWidth") <= PORTRAIT["width"]
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    assert page.evaluate("window.scrollY") > 0
+    box = page.locator("#estop").bounding_box()
+    assert box is not None
+    assert box["y"] >= 0
+    assert box["y"] + box["height"] <= PORTRAIT["height"]
 
     # the API refuses it too, and the console says so when forced to try
     status, answer = approving.api("POST", f"/api/missions/{mission}/approve", "vic")

@@ -181,7 +181,7 @@ async function signIn(token) {
   try {
     me = await api("GET", "/api/me");
   } catch (exc) {
-    sessionStorage.removeItem(TOKEN_KEY);
+    if (exc.status === 401) sessionStorage.removeItem(TOKEN_KEY); // not when the server is away
     state.token = null;
     showSignIn(exc instanceof ApiError ? exc.detail : String(exc));
     return;
