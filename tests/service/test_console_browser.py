@@ -78,9 +78,8 @@ class Server:
     """``crewgate serve sar`` in a subprocess, and the users of its token file."""
 
     url: str  # http://127.0.0.1:PORT/
-    tokens: dict[str, str]
-    proc: subprocess.Popen[str]
-    log: list[str]
+    tokens: dict[str, str]  # user -> token
+    log: list[str]  # what it printed on stderr
 
     def console(self, user: str) -> str:
         return f"{self.url}#token={self.tokens[user]}"
@@ -134,7 +133,7 @@ def _serve(tmp: Path, *args: str) -> Iterator[Server]:
                 pytest.fail(f"crewgate serve ended before it listened: {''.join(log)}")
             found = re.search(r"console: (http://\S+/) ", line)
             url = found.group(1) if found else None
-        yield Server(url, tokens, proc, log)
+        yield Server(url, tokens, log)
     finally:
         proc.terminate()
         try:
@@ -446,6 +445,15 @@ def test_the_estop_halts_the_mission_and_lands_the_drone(unattended: Server, pag
     assert robots["robots"]["iris"]["airborne"] is False
     assert robots["estop"]["crew"] == "e-stop engaged by alice"
 
+    # one robot's own stop, from its row on the map panel
+    page.click("#robot-rows button.estop[data-robot=tb3]")
+    expect(page.locator("#estop-banner")).to_have_text(
+        "E-STOP ENGAGED for the whole crew: e-stop engaged by alice · tb3 stopped: e-stop "
+        "engaged by alice for tb3 — an admin must release it.", timeout=WAIT_MS)
+    release_tb3 = page.locator("#robot-rows tr[data-robot=tb3] button.release")
+    expect(release_tb3).to_be_disabled()
+    expect(release_tb3).to_have_attribute("title", "Releasing the e-stop needs the admin role")
+
     # an admin releases it, from the console
     context = browser.new_context(viewport=VIEWPORT)
     try:
@@ -459,4 +467,4 @@ def test_the_estop_halts_the_mission_and_lands_the_drone(unattended: Server, pag
         context.close()
     expect(page.locator("#estop-banner")).to_be_hidden(timeout=WAIT_MS)
     status, robots = unattended.api("GET", "/api/robots", "alice")
-    assert robots["estop"] == {"crew": None, "robots": {}}
+    assert robots["estop"] == {"crew": None, "robots": {}}  # the crew's and tb3's
