@@ -35,6 +35,7 @@ from crewgate.orchestrator import new_mission_id
 from crewgate.plan import parse_plan
 from crewgate.planners.base import Planner, PlannerOutput, PlanningRequest, Proposal
 from crewgate.render import plan_json_schema, render_context
+from crewgate.render.retrieval import focus
 from crewgate.sim.section import SimSection
 from crewgate.spec import Crew
 from crewgate.suites import Scenario, Suite
@@ -217,12 +218,13 @@ def _held_outputs(plan: EvalPlan, caller: Caller, jobs: int) -> dict[str, Planne
                     rec["output"], parse_plan(rec["output"]), rec.get("planning_s", 0.0),
                     rec.get("usage", {}), rec.get("note", ""))
     cond = CONDITIONS[SAMPLED_UNDER]
-    context = render_context(plan.crew, cond.knowledge)
-    schema = plan_json_schema(plan.crew, cond.knowledge)
     missing = [s for s in plan.scenarios if s.id not in outputs]
 
     def sample(scenario: Scenario) -> PlannerOutput:
-        ask = PlanningRequest(scenario.request, plan.crew, context, schema, cond.name,
+        shown = focus(plan.crew, scenario.request).crew  # what a mission would show the planner
+        ask = PlanningRequest(scenario.request, plan.crew,
+                              render_context(shown, cond.knowledge),
+                              plan_json_schema(shown, cond.knowledge), cond.name,
                               scenario=scenario.id)
         start = time.perf_counter()
         try:
