@@ -62,11 +62,13 @@ def test_backoff_doubles_up_to_its_cap_and_jitter_only_shortens() -> None:
 
 
 def test_retry_after_is_the_wait_within_the_cap() -> None:
-    policy = RetryPolicy(max_s=30.0)
+    policy = RetryPolicy(max_s=30.0, jitter=0.0)
     rng = random.Random(0)
     assert policy.wait_s(1, 7.0, rng) == 7.0
     assert policy.wait_s(3, 0.0, rng) == 0.0
     assert policy.wait_s(1, 3600.0, rng) == 30.0
+    jittered = RetryPolicy(max_s=30.0, jitter=0.5)  # never shorter than the server asked
+    assert all(8.0 <= jittered.wait_s(1, 8.0, rng) <= 9.0 for _ in range(200))
 
 
 @pytest.mark.parametrize("bad", [{"attempts": 0}, {"base_s": -1.0}, {"base_s": 9.0, "max_s": 1.0},

@@ -4,7 +4,8 @@ Each mission gets its own :class:`MissionCalls` (a ``Planner`` around the real o
 planner's :class:`CallPolicy`-holding :class:`Caller`. A call is answered from the cache when it
 can be; otherwise the planner is asked, and a ``TransientPlannerError`` (a timeout, a lost
 connection, HTTP 408, 409, 429 or 5xx) is asked again after a wait: the server's ``Retry-After``
-when it gave one, else exponential backoff (``base_s``, doubling, at most ``max_s``) with jitter,
+when it gave one (a little longer at random), else exponential backoff (``base_s``, doubling, at
+most ``max_s``) shortened at random,
 for at most ``attempts`` calls in all. Each retry is journaled (a ``note`` event of the mission:
 the error, the wait). When the attempts run out the mission ends as a planner error (nothing
 moves), which the metrics count apart from refusals. After ``give_up_after`` missions in a row
@@ -52,9 +53,11 @@ class RetryPolicy:
                              f"0 <= jitter <= 1, got {self!r}")
 
     def wait_s(self, retry: int, retry_after: float | None, rng: random.Random) -> float:
-        """The wait before retry number ``retry`` (1, 2, ...)."""
+        """The wait before retry number ``retry`` (1, 2, ...): the server's ``retry_after``
+        lengthened by up to a quarter of ``jitter`` (never shorter: concurrent missions told
+        the same wait do not all come back at once), else the backoff."""
         if retry_after is not None:
-            return min(retry_after, self.max_s)
+            return min(retry_after * (1.0 + 0.25 * self.jitter * rng.random()), self.max_s)
         backoff = min(self.max_s, self.base_s * 2.0 ** (retry - 1))
         return backoff * (1.0 - self.jitter * rng.random())
 
