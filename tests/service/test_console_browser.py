@@ -273,7 +273,7 @@ def test_submit_approve_and_watch_the_rover_reach_the_victim(approving: Server,
     assert victim == (round(fix[0], 3), round(fix[1], 3))
     assert math.dist(rover, victim) <= ARRIVAL_M + 0.01
     expect(page.locator("#bindings li")).to_have_text(re.compile(
-        r"^✚ victim at \(5\.01, 4\.84\), published by iris, confidence 90%"))
+        r"^victim at \(5\.01, 4\.84\), published by iris, confidence 90%"))
     trail = page.get_attribute("#layer-trails [data-trail=tb3]", "points") or ""
     assert len(trail.split()) > 10  # the rover's path is drawn
 

@@ -966,7 +966,7 @@ function buildMap() {
     if (y % step) continue;
     grid.append(svg("line", { x1: 0, y1: geo.py(y), x2: geo.w, y2: geo.py(y),
       class: y === 0 ? "axis" : "" }));
-    grid.append(svg("text", { x: 3, y: geo.py(y) - 3, class: "tick" }, y));
+    if (geo.py(y) < geo.h - 18) grid.append(svg("text", { x: 3, y: geo.py(y) - 3, class: "tick" }, y));
   }
   const box = (g, b, cls, extra = {}) => {
     const bx = [num(b.x[0]), num(b.x[1])];
@@ -999,6 +999,7 @@ function buildMap() {
   layer("trails");
   layer("bindings");
   layer("robots");
+  layer("objects");
   if (state.robots) renderRobots();
   drawPlanOnMap();
 }
@@ -1124,10 +1125,16 @@ function renderRobots() {
     lines.push(text);
   }
   for (const g of [...bindings.children]) if (!seen.has(g.dataset.binding)) g.remove();
+  for (const [object, place] of Object.entries(s.objects || {})) {
+    const where = place in robots ? `on ${place}` : place === "requester" ? "with the person"
+      : `at ${place}`;
+    lines.push(`${object} ${where}`);
+  }
   const list = $("bindings");
   if (list.dataset.key !== lines.join("\n")) {
     list.dataset.key = lines.join("\n");
-    list.replaceChildren(...lines.map((line) => el("li", { text: `✚ ${line}` })));
+    list.replaceChildren(...lines.map((line, i) => el("li", {
+      class: i < seen.size ? "binding-line" : "object-line", text: line })));
   }
 
   // robots
@@ -1161,8 +1168,35 @@ function renderRobots() {
     if (down.has(name)) label += " · down";
     g.querySelector(".robot-label").textContent = label;
   }
+  renderObjects(s.objects || {}, robots);
   renderRobotTable(robots, down, stops);
   renderStop(crewStop, stops);
+}
+
+function renderObjects(objects, robots) {
+  // each tracked object beside the place or the robot it is at, stacked when several share one
+  const geo = state.map;
+  const layer = $("layer-objects");
+  const key = JSON.stringify([objects, Object.entries(robots).filter(([n]) =>
+    Object.values(objects).includes(n)).map(([n, r]) => [n, r.pose])]);
+  if (layer.dataset.key === key) return;
+  layer.dataset.key = key;
+  layer.replaceChildren();
+  const stacked = new Map();
+  const locations = (state.crew.map && state.crew.map.locations) || {};
+  for (const [object, place] of Object.entries(objects)) {
+    const at = place in robots ? robots[place].pose : locations[place];
+    const x = at ? num(at[0]) : null;
+    const y = at ? num(at[1]) : null;
+    if (x === null || y === null) continue;
+    const n = stacked.get(place) || 0;
+    stacked.set(place, n + 1);
+    const g = svg("g", { class: "object", "data-object": object, "data-place": place,
+      transform: `translate(${fmt(geo.px(x) + 10, 1)} ${fmt(geo.py(y) + 18 + n * 16, 1)})` });
+    g.append(svg("rect", { x: -4, y: -9, width: 8, height: 8 }));
+    g.append(svg("text", { x: 8, y: -1, class: "label object-label" }, object));
+    layer.append(g);
+  }
 }
 
 function robotClass(name) {
@@ -1200,6 +1234,11 @@ function renderRobotTable(robots, down, stops) {
     if ("airborne" in r) bits.push(r.airborne ? "airborne" : "landed");
     if (r.moving) bits.push("moving");
     if (num(r.battery) !== null) bits.push(`battery ${Math.round(num(r.battery) * 100)}%`);
+    for (const [field, value] of Object.entries(r)) { // the crew's own state fields
+      if (["available", "pose", "airborne", "battery", "moving"].includes(field)) continue;
+      if (value === null || value === false || typeof value === "object") continue;
+      bits.push(value === true ? field.replace(/_/g, " ") : `${field.replace(/_/g, " ")} ${valueText(value)}`);
+    }
     if (stops[name]) bits.push(`e-stopped: ${stops[name]}`);
     setText(row.querySelector(".pose"), (r.pose || []).map((v) => fmt(v, 2)).join(", "));
     setText(row.querySelector(".robot-state"), bits.join(" · "));
