@@ -121,7 +121,28 @@ def _classify(gap: str) -> Gap:
     return _classified(gap, first, last, first if len(first) < HEAD else None)
 
 
+Shaped = tuple[int, tuple[int | None, ...], tuple[int | None, ...]]
+# What a gap offers depends on its end tokens (their words and the whitespace before each), on
+# whether it is whole, and on a few of its characters, not on the rest of its text: the last
+# ones classified are kept by those (a long gap, such as the text around a zone blanked out to
+# read the points, recurs only by them).
+KEPT_SHAPES = 8192
+_shaped: dict[tuple[object, ...], Shaped] = {}
+
+
 def _classified(gap: str, first: list[Tok], last: list[Tok], whole: list[Tok] | None) -> Gap:
+    key = (tuple([t.low for t in first]), tuple([t.spaced for t in first]),
+           tuple([t.low for t in last]), tuple([t.spaced for t in last]), whole is not None,
+           spaced_end(gap), gap.startswith("."), gap.endswith("."), bool(gap))
+    found = _shaped.get(key)
+    if found is None:
+        if len(_shaped) >= KEPT_SHAPES:
+            _shaped.clear()
+        found = _shaped[key] = _shape_of(gap, first, last, whole)
+    return Gap(found[0], first, last, found[1], found[2])
+
+
+def _shape_of(gap: str, first: list[Tok], last: list[Tok], whole: list[Tok] | None) -> Shaped:
     spaced = spaced_end(gap)
     openers: list[int | None] = []
     closers: list[int | None] = []
@@ -144,7 +165,7 @@ def _classified(gap: str, first: list[Tok], last: list[Tok], whole: list[Tok] | 
         before |= shape.bit * (k is not None)
         between |= shape.bit * ok_between
         after |= shape.bit * (n is not None)
-    return Gap(before | between << 16 | after << 32, first, last, tuple(openers), tuple(closers))
+    return before | between << 16 | after << 32, tuple(openers), tuple(closers)
 
 
 # a gap whose end tokens no shape uses: only the shapes that need no token there can use it
@@ -178,6 +199,7 @@ class Gaps(dict[str, Gap]):
 def forget_gaps() -> None:
     """Drop the gaps kept across requests (a benchmark's cold reading)."""
     _kept.clear()
+    _shaped.clear()
 
 
 def dot_split(gap: str, toks: Sequence[Tok]) -> bool:
