@@ -385,6 +385,7 @@ async function decide(verb) {
     showError(`${what} ${mission}`, exc);
   } finally {
     await refreshDetail();
+    updateActions(); // the button again, as the mission now stands
     refreshMissions();
   }
 }
@@ -517,7 +518,7 @@ function stepRuns() {
   // each step's progress at dispatch, from the mission's events
   const runs = new Map();
   for (const e of [...state.events.values()].sort((a, b) => a.id - b.id)) {
-    if (e.step === null || e.step === undefined) continue;
+    if (e.step === null || e.step === undefined || (e.data && e.data.fallback)) continue;
     const prev = runs.get(e.step) || {};
     if (e.kind === "authorization") {
       const refused = (e.codes || []).length > 0 || /refused/.test(e.detail || "");
@@ -530,7 +531,9 @@ function stepRuns() {
       runs.set(e.step, { ...prev, text: ok ? "succeeded" : `failed: ${e.detail || ""}`,
         cls: ok ? "ok" : "bad" });
     } else if (e.kind === "refusal") {
-      runs.set(e.step, { ...prev, text: `refused: ${e.detail || ""}`, cls: "bad" });
+      const codes = (e.codes || []).join(", ");
+      runs.set(e.step, { ...prev, text: `refused at dispatch: ${codes || e.detail || ""}`,
+        cls: "bad" });
     }
   }
   return runs;
@@ -739,8 +742,9 @@ function addEvent(e, live) {
 }
 
 function timelineItem(e) {
-  const step = e.step !== null && e.step !== undefined
-    ? `[${e.step}] ${e.robot ?? ""}.${e.skill ?? ""}` : "";
+  // a plan step's index, and the robot's skill (a fallback's has no index)
+  const index = e.step !== null && e.step !== undefined ? `[${e.step}] ` : "";
+  const step = `${index}${e.robot ? e.robot + (e.skill ? "." + e.skill : "") : ""}`;
   return el("li", { class: `ev ev-${e.kind}`, "data-kind": e.kind, "data-id": String(e.id) },
     el("span", { class: "ev-t", text: `${fmt(e.t, 2)} s` }),
     el("span", { class: "ev-icon", "aria-hidden": "true", text: ICONS[e.kind] || "·" }),
