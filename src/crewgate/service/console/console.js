@@ -557,7 +557,11 @@ function renderMission() {
     if (value === undefined || value === null || value === "") return;
     facts.append(el("dt", { text: name }), el("dd", { text: value, "data-fact": name }));
   };
-  fact("submitted by", d.submitted_by);
+  // a mission of an earlier run: who submitted it is in the list and in its first event
+  const listed = state.missions.find((m) => m.mission === d.mission);
+  const started = [...state.events.values()].find((e) => e.kind === "mission_started");
+  fact("submitted by", d.submitted_by ?? (listed && listed.submitted_by)
+    ?? (started && started.data && started.data.submitted_by));
   fact("submitted", wallTime(d.submitted_wall));
   fact("planner", d.planner);
   fact("approval", d.approval && d.approval !== "none" ? d.approval.replace("_", "-") : "");
@@ -706,7 +710,10 @@ async function loadEvents(mission) {
   if (mission !== state.selected) return;
   for (const e of events) addEvent(e, false);
   renderTimeline();
-  if (state.detail) renderMission();
+  if (state.detail) {
+    renderMission();
+    drawPlanOnMap(); // a mission of an earlier run: its plan comes from its events
+  }
 }
 
 
