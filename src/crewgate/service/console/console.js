@@ -663,8 +663,10 @@ function updateActions() {
     decideWhy = `${me} is a ${state.me ? state.me.role : "viewer"}: approving and rejecting need `
       + "the operator role";
     approveWhy = decideWhy;
-    reasons.push(`You are a ${state.me ? state.me.role : "viewer"}: you cannot approve, reject `
-      + "or cancel missions (that needs the operator role).");
+    if (waiting) {
+      reasons.push(`You are a ${state.me ? state.me.role : "viewer"}: you cannot approve, `
+        + "reject or cancel missions (that needs the operator role).");
+    }
   } else if (!waiting) {
     decideWhy = d ? `mission ${d.mission} is ${String(d.status).replace(/_/g, " ")}, not awaiting approval`
       : "no mission selected";
@@ -677,7 +679,7 @@ function updateActions() {
   approve.title = approveWhy || "Approve the plan: it still goes through the gate step by step";
   reject.disabled = Boolean(decideWhy);
   reject.title = decideWhy || "Reject the plan: nothing moves";
-  approve.hidden = reject.hidden = Boolean(d) && !waiting && operator;
+  approve.hidden = reject.hidden = Boolean(d) && !waiting; // shown (maybe disabled) while it waits
   // a refused mission of the client's plans stays open while it has an attempt left
   const open = Boolean(d) && (!ENDED.has(d.status) || (d.attempts_left || 0) > 0);
   cancel.hidden = !open;
