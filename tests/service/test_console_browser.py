@@ -4,8 +4,10 @@ token file.
 
 What an operator does on the console, end to end: submit a request, read the plan with each
 step's verdict and reason, approve, watch the rover reach the victim fix on the map, see the
-mission complete; a viewer cannot approve (the button says why, the API says 403); the e-stop
-halts a running mission and the drone lands; an admin releases it.
+mission complete; write one's own plan, read the gate's reasons for refusing it, send the
+corrected one, withdraw it; a viewer cannot approve (the button says why, the API says 403); the
+e-stop halts a running mission and the drone lands, an admin releases it; a step refused at its
+dispatch shows its code in the plan and the safe fallback in the timeline.
 
 Waits are Playwright's (generous timeouts, never a sleep); values are asserted exactly where the
 server states them. ``CREWGATE_SCREENSHOTS=1`` also writes the documentation images
@@ -157,6 +159,13 @@ def unattended(tmp_path: Path) -> Iterator[Server]:
     """Missions start at once, on a fresh world; 5 simulated seconds per second (slow enough
     to press the e-stop while the drone searches)."""
     yield from _serve(tmp_path, "--speed", "5")
+
+
+@pytest.fixture
+def faulty(tmp_path: Path) -> Iterator[Server]:
+    """The rover drops out while the drone searches (the README's fault), 10 simulated seconds
+    per second."""
+    yield from _serve(tmp_path, "--speed", "10", "--fault", "robot_unavailable:tb3@search_target")
 
 
 @pytest.fixture(scope="module")
@@ -468,3 +477,32 @@ def test_the_estop_halts_the_mission_and_lands_the_drone(unattended: Server, pag
     expect(page.locator("#estop-banner")).to_be_hidden(timeout=WAIT_MS)
     status, robots = unattended.api("GET", "/api/robots", "alice")
     assert robots["estop"] == {"crew": None, "robots": {}}  # the crew's and tb3's
+
+
+def test_a_step_refused_at_its_dispatch_and_the_fallback(faulty: Server, page: Page) -> None:
+    _sign_in(page, faulty, "alice")
+    page.fill("#request", SAD)
+    page.click("#submit")
+    _status(page, "running")
+    mission = page.locator("#mission-id").inner_text()
+    _status(page, "halted", faulty, mission)
+    # the plan was accepted whole; its last step was refused when it was to be dispatched
+    expect(page.locator("#plan-rows td:nth-child(5)")).to_have_text(["accepted"] * 3)
+    expect(page.locator("#plan-rows td:nth-child(6)")).to_have_text(
+        ["succeeded", "succeeded", "refused at dispatch: robot_unavailable"], timeout=WAIT_MS)
+    expect(page.locator("#mission-reason")).to_have_text(
+        "step 2 tb3.navigate_to was refused at its dispatch")
+    expect(page.locator("[data-fact='codes']")).to_have_text("robot_unavailable")
+    # the safe fallback landed the drone, and says so
+    fallback = page.locator("#timeline li[data-kind=fallback]")
+    expect(fallback.locator(".ev-step")).to_have_text("iris.land", timeout=WAIT_MS)
+    expect(fallback.locator(".ev-detail")).to_have_text("dispatched")
+    expect(page.locator("#decisions li")).to_have_text([
+        "dispatched iris.takeoff: succeeded", "dispatched iris.search_target: succeeded",
+        "fallback iris.land: succeeded"], timeout=WAIT_MS)
+    expect(page.locator("#layer-robots [data-robot=iris]")).to_have_attribute(
+        "data-airborne", "false", timeout=WAIT_MS)
+    expect(page.locator("#layer-robots [data-robot=tb3]")).to_have_class(
+        re.compile(r"\bdown\b"), timeout=WAIT_MS)
+    expect(page.locator("#robot-rows tr[data-robot=tb3] .robot-state")).to_have_text(
+        "unavailable · down")
