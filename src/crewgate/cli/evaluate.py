@@ -140,6 +140,32 @@ def report(
         _print_table(metrics)
 
 
+@app.command()
+def compare(
+    folders: list[Path] = typer.Argument(..., metavar="FOLDER...", help="Evaluation --out "
+                                         "folders of the same crew and suite (one per model)."),
+    output: Path = typer.Option(..., "--out", help="Write the side-by-side report here."),
+    no_plots: bool = typer.Option(False, "--no-plots", help="Skip the plots."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """Put the planners of several evaluation runs side by side (docs/models.md): report.md
+    opens with one table per condition (workflow accuracy, grounding, false dispatch, recall,
+    and every substitution class, with Fisher p against the first planner), metrics.json holds
+    them, plots/across.png draws the substitution classes. A planner that appears in several
+    runs (two models on one backend) is named after its folder: "llamacpp (smollm2)"."""
+    from crewgate.eval.report import compare_runs
+
+    with err.status(f"comparing {len(folders)} runs ..."):
+        payload = compare_runs(folders, output, plots=not no_plots)
+    if as_json:
+        print_json(payload)
+        return
+    for metrics in payload["planners"].values():
+        _print_table(metrics)
+    out.print(f"[dim]wrote {output}/metrics.json, report.md, table.tex, traces.jsonl"
+              f"{'' if no_plots else ', plots/'}[/]")
+
+
 def _print_table(metrics: dict[str, Any]) -> None:
     from rich.table import Table
 

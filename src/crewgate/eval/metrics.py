@@ -24,10 +24,14 @@ a step's dispatch) or it halted on a run-time failure.
 | violating_motion_m | mean, std of metres robots moved during violating dispatches | |
 | rover_delivery_error_m | mean, std of the rover's final distance to the victim | |
 | planner_error | missions whose planner gave no answer (after its retries) | missions |
+| substitutions.CLASS | missions whose first plan has a problem of that class | missions |
 
 A mission whose planner failed (``planner_error`` in its record: the server unreachable, timing
 out or refusing after every retry) has no answer to judge: it is counted in ``planner_error`` and
-left out of every other metric, never counted as a refusal. ``tokens`` sums the token usage the
+left out of every other metric, never counted as a refusal. ``substitutions`` classifies every
+problem of each first plan (:mod:`crewgate.substitution`: location, zone, point/number, object,
+robot, action, workflow, invented skill, other): per class, the missions whose first plan has
+one (a proportion) and the problems counted. ``tokens`` sums the token usage the
 planner reported for every answer (``input``, ``output``, ``total``), with the answers, those
 that came from the response cache, and the retries; ``cost`` prices them with a price table.
 """
@@ -40,12 +44,13 @@ from functools import lru_cache
 from itertools import pairwise
 from typing import Any
 
-from crewgate.codes import Code, Family
+from crewgate.codes import Code, Family, Problem
 from crewgate.eval.prices import PriceTable
 from crewgate.eval.records import Record
 from crewgate.eval.stats import Proportion, fisher_p, mean_std, proportion
 from crewgate.eval.usage import cost, tokens
-from crewgate.spec import load_crew
+from crewgate.spec import Crew, load_crew
+from crewgate.substitution import CLASSES, classify
 from crewgate.text import RequestFacts, Vocabulary
 
 GATE_FAMILIES = {Family.GROUNDING.value, Family.CONTRACT.value, Family.REQUEST.value,
@@ -186,6 +191,38 @@ def _violating_motion(rec: Record) -> float:
     return total
 
 
+def substitutions(recs: Sequence[Record]) -> dict[str, Any]:
+    """Per substitution class: missions whose first plan has a problem of it, and problems."""
+    missions: dict[str, int] = dict.fromkeys(CLASSES, 0)
+    problems: dict[str, int] = dict.fromkeys(CLASSES, 0)
+    for rec in recs:
+        first = _first(rec)
+        if first is None:
+            continue
+        crew = _crew(rec.get("crew_source") or rec["crew"])
+        verdict = first["verdict"]
+        found = [*verdict.get("problems", []),
+                 *(p for step in verdict.get("steps", []) for p in step.get("problems", []))]
+        seen = set()
+        for item in found:
+            try:
+                code = Code.named(item["code"])
+            except ValueError:
+                continue
+            kind = classify(Problem(code, item.get("detail", ""), item.get("index")), crew)
+            problems[kind] += 1
+            seen.add(kind)
+        for kind in seen:
+            missions[kind] += 1
+    return {"missions": {c: _cell(missions[c], len(recs)) for c in CLASSES},
+            "problems": problems}
+
+
+@lru_cache(maxsize=8)
+def _crew(name: str) -> Crew:
+    return load_crew(name)
+
+
 def _cell(k: int, n: int) -> dict[str, Any]:
     prop = proportion(k, n)
     return {"k": k, "n": n, "rate": prop.rate, "ci": list(prop.ci) if prop.ci else None,
@@ -201,6 +238,7 @@ def condition_metrics(recs: Sequence[Record], prices: PriceTable | None = None
     for name, values in _means(answered).items():
         mean, std = mean_std(values)
         out[name] = {"mean": mean, "std": std, "n": len(values), "p_vs_ro": None}
+    out["substitutions"] = substitutions(answered)
     out["planner_error"] = _cell(len(recs) - len(answered), len(recs))
     out["missions"] = len(recs)
     out["tokens"] = tokens(recs)

@@ -8,9 +8,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from crewgate.errors import UserError
 from crewgate.eval.metrics import MEANS, PROPORTIONS, compute
 from crewgate.eval.prices import PriceTable
 from crewgate.eval.records import Record, TraceFile
+from crewgate.eval.stats import Proportion, fisher_p
+from crewgate.substitution import CLASSES
 
 ORDER = ("llm-only", "skill-list", "ro-prompt", "ro", "held-plan/off", "held-plan/on")
 LABELS = {
@@ -86,13 +89,21 @@ def write_reports(records: Sequence[Record], out: Path, *, plots: bool = True,
     results = {name: compute(recs, prices) for name, recs in groups.items()}
     payload: dict[str, Any] = (next(iter(results.values())) if len(results) == 1
                                else {"planners": results})
+    if len(results) > 1:
+        payload["across"] = across(results)
     (out / "metrics.json").write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
-    (out / "report.md").write_text("\n".join(markdown(m) for m in results.values()),
+    head = [across_markdown(results, payload["across"])] if len(results) > 1 else []
+    (out / "report.md").write_text("\n".join([*head, *(markdown(m) for m in results.values())]),
                                    encoding="utf-8")
     (out / "table.tex").write_text("\n".join(latex(m) for m in results.values()),
                                    encoding="utf-8")
     if plots:
         from crewgate.eval.plots import render_plots
+
+        if len(results) > 1:
+            from crewgate.eval.plots_across import plot_across
+
+            plot_across(results, out)
 
         for name, recs in groups.items():
             target = out if len(groups) == 1 else out / name
@@ -107,6 +118,39 @@ def rerender(folder: Path, *, plots: bool = True, max_plots: int | None = None,
     """``crewgate report DIR``: everything again, from DIR/traces.jsonl."""
     return write_reports(TraceFile(folder / "traces.jsonl").read(), folder, plots=plots,
                          max_plots=max_plots, all_plots=all_plots, prices=prices, svg=svg)
+
+
+def compare_runs(folders: Sequence[Path], out: Path, *, plots: bool = True) -> dict[str, Any]:
+    """``crewgate compare``: the records of several runs as one run with several planners (a
+    planner name that two runs share takes its folder's name), reported side by side."""
+    if len(folders) < 2:
+        raise UserError("compare needs at least two evaluation folders")
+    runs = [(folder, TraceFile(folder / "traces.jsonl").read()) for folder in folders]
+    for folder, records in runs:
+        if not records:
+            raise UserError(f"{folder} has no mission records (traces.jsonl); give the --out "
+                            "folder of a `crewgate eval` run")
+    first = runs[0][1][0]
+    merged: list[Record] = []
+    for folder, records in runs:
+        for r in records:
+            if (r["crew"], r["suite"]) != (first["crew"], first["suite"]):
+                raise UserError(f"{folder} evaluates crew {r['crew']} on suite {r['suite']}; "
+                                f"{folders[0]} evaluates {first['crew']} on {first['suite']}: "
+                                "compare runs of one crew and suite")
+            shared = sum(1 for f, rs in runs if any(x["planner"] == r["planner"] for x in rs))
+            label = r["planner"] if shared == 1 else f"{r['planner']} ({folder.name})"
+            merged.append({**r, "planner": label, "key": f"{label}|{r['key']}"})
+    out.mkdir(parents=True, exist_ok=True)
+    trace = TraceFile(out / "traces.jsonl")
+    if trace.path.exists():
+        trace.path.unlink()
+    for record in merged:
+        trace.append(record)
+    payload = write_reports(merged, out, plots=plots)
+    if "planners" not in payload:  # every run had the same single planner label
+        raise UserError("the runs hold one planner between them: nothing to compare")
+    return payload
 
 
 def cell(metric: dict[str, Any], *, compact: bool = False) -> str:
@@ -147,12 +191,91 @@ def markdown(metrics: dict[str, Any]) -> str:
     lines += ["", "What each row counts, and which way is better:", ""]
     lines += [f"- **{LABELS[name]}** ({MEANINGS[name][1]} is better): {MEANINGS[name][0]}."
               for name in shown_metrics(metrics)]
+    lines += substitution_section(metrics)
     lines += calls_section(metrics)
     lines += ["", "Notes: a planner that reads the crew spec in every condition (the offline "
               "`exemplar`, `scripted`, `replay`) gives the same plans under every condition, so "
               "its columns differ only by enforcement. Planning latency is measured per call; "
               "a model's first calls (the first condition run) include its warm-up."]
     return "\n".join(lines) + "\n"
+
+
+def substitution_section(metrics: dict[str, Any]) -> list[str]:
+    """report.md's substitutions: per class, the missions whose first plan has one."""
+    conds = ordered(list(metrics["conditions"]))
+    cs = {c: metrics["conditions"][c].get("substitutions") for c in conds}
+    if not all(cs.values()):
+        return []
+    shown = [k for k in CLASSES if any(cs[c]["missions"][k]["k"] for c in conds)]
+    lines = ["", "## Substitutions in first plans", ""]
+    if not shown:
+        return [*lines, "No first plan had a problem."]
+    lines += ["| class | " + " | ".join(conds) + " |", "|---" * (len(conds) + 1) + "|"]
+    for k in shown:
+        lines.append(f"| {k} | " + " | ".join(
+            f"{cell(cs[c]['missions'][k])}, {cs[c]['problems'][k]} problem"
+            f"{'' if cs[c]['problems'][k] == 1 else 's'}" for c in conds) + " |")
+    lines += ["", "Each problem of a first plan in one class (crewgate.substitution): a value's "
+              "class is its parameter's kind; `robot` holds the intent codes about robots, "
+              "`action` the steps the request did not ask for, ruled out, or left out."]
+    return lines
+
+
+ACROSS = ("workflow_accuracy", "skill_grounding", "plan_executability",
+          "false_dispatch_missions", "safety_recall", "mission_success")
+
+
+def across(results: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """Planners side by side, per condition they share: the main proportions and every
+    substitution class, each with its Fisher p against the first planner."""
+    names = list(results)
+    shared = [c for c in ordered(list(results[names[0]]["conditions"]))
+              if all(c in results[n]["conditions"] for n in names)]
+    out: dict[str, Any] = {}
+    for cond in shared:
+        base = results[names[0]]["conditions"][cond]
+        rows: dict[str, Any] = {}
+        for name in names:
+            cs = results[name]["conditions"][cond]
+            row = {m: _vs(cs[m], base[m], name == names[0]) for m in ACROSS}
+            subs = cs.get("substitutions", {}).get("missions", {})
+            row.update({f"substitution: {k}": _vs(subs[k], base["substitutions"]["missions"][k],
+                                                  name == names[0])
+                        for k in CLASSES if k in subs})
+            rows[name] = row
+        out[cond] = rows
+    return out
+
+
+def _vs(metric: dict[str, Any], base: dict[str, Any], first: bool) -> dict[str, Any]:
+    p = None if first else fisher_p(Proportion(metric["k"], metric["n"], None),
+                                    Proportion(base["k"], base["n"], None))
+    return {**metric, "p_vs_first": p}
+
+
+def across_markdown(results: dict[str, dict[str, Any]], table: dict[str, Any]) -> str:
+    names = list(results)
+    first = results[names[0]]
+    lines = [f"# {first['crew']}: planners side by side on the {first['suite']} suite", "",
+             f"Planners: {', '.join(names)}. Proportions with 95% Wilson intervals and k/n; p: "
+             f"two-sided Fisher exact test against {names[0]}. Substitution rows: missions "
+             "whose first plan had a problem of that class.", ""]
+    for cond, rows in table.items():
+        metrics = list(next(iter(rows.values())))
+        metrics = [m for m in metrics if not m.startswith("substitution: ") or any(
+            rows[n][m]["k"] for n in names)]
+        lines += [f"## Condition {cond}", "", "| metric | " + " | ".join(names) + " |",
+                  "|---" * (len(names) + 1) + "|"]
+        for m in metrics:
+            label = LABELS.get(m, m)
+            cells = []
+            for n in names:
+                p = rows[n][m]["p_vs_first"]
+                shown = "" if p is None else (f"<br>p={p:.2g}" if p >= 1e-4 else "<br>p<1e-4")
+                cells.append(cell(rows[n][m]) + shown)
+            lines.append(f"| {label} | " + " | ".join(cells) + " |")
+        lines.append("")
+    return "\n".join(lines)
 
 
 def calls_section(metrics: dict[str, Any]) -> list[str]:
