@@ -93,3 +93,19 @@ def test_a_reading_of_the_same_text_that_is_another_object_is_not_trusted() -> N
     key = gate.settled_plans.key(plan, first)
     assert gate.settled_plans.get(key, first) is not None
     assert gate.settled_plans.get(key, RequestFacts._read(text)) is None
+
+
+def test_a_kept_step_met_at_another_index_has_its_problems_there() -> None:
+    """A step's settled checks are kept whatever its place in the plan; met again elsewhere,
+    its problems carry the new index, as a fresh gate gives them."""
+    crew = CREWS["sar"]
+    world = SimAdapter(crew).world
+    request = "Rover, go to (6, -3)."
+    bad = {"robot": "tb3", "skill": "navigate_to", "args": {"x": 60, "y": -3, "speed": 2}}
+    good = {"robot": "tb3", "skill": "navigate_to", "args": {"x": 6, "y": -3}}
+    keeping = Gate(crew)
+    for steps in ([bad], [good, bad], [good, good, bad, bad], [bad, good]):
+        plan = parse_plan({"workflow": "dispatch_only", "steps": steps})
+        verdict = keeping.validate(plan, request, world)
+        assert verdict == Gate(crew).validate(plan, request, world)
+        assert all(p.index == s.index for s in verdict.steps for p in s.problems)

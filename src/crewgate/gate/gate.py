@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import partial
 from typing import Any
 
 from crewgate.codes import Code, Findings, Problem
@@ -116,7 +117,7 @@ class Gate:
         key = self.settled_plans.key(plan, facts)
         settled = self.settled_plans.get(key, facts)
         if settled is None:
-            settled = self.settle_plan(plan, facts)
+            settled = self.settle_plan(plan, facts, key)
             self.settled_plans.put(key, settled)
         state = world.copy_state()
         now = world.now()
@@ -135,19 +136,22 @@ class Gate:
         return PlanVerdict(problems=settled.problems, steps=tuple(verdicts),
                            workflow=plan.workflow)
 
-    def settle_plan(self, plan: Plan, facts: RequestFacts) -> SettledPlan:
+    def settle_plan(self, plan: Plan, facts: RequestFacts,
+                    key: tuple[Any, ...] | None = None) -> SettledPlan:
         """What validating the plan under this request settles whatever the world (see
         :mod:`crewgate.gate.settled`): each step's settled checks, with the workflow's
         transitions (which, in a plan, follow from the steps before it) among its rules and
-        the request's rule on it last, and the plan-level problems."""
+        the request's rule on it last, and the plan-level problems. ``key``: the plan's
+        (:meth:`SettledPlans.key`), by which its steps' checks are kept and found again."""
         plan_level = Findings(None)
         wf = self.crew.workflows.get(plan.workflow) if plan.workflow is not None else None
         if wf is None:
             self._unknown_workflow(plan.workflow, plan_level)
         refs = tuple(s.ref for s in plan.steps)
         planned = frozenset(refs)
-        steps = [self.settle(index, step, Mode.PLAN, workflow=plan.workflow, facts=facts)
-                 for index, step in enumerate(plan.steps)]
+        steps = [self.settled_plans.step(key, index, facts, partial(
+            self.settle, index, step, Mode.PLAN, workflow=plan.workflow, facts=facts))
+            for index, step in enumerate(plan.steps)]
         if wf is not None and plan.workflow is not None:
             wf.check_complete(plan.workflow, list(refs), plan_level)
         held = self.held_to(plan, facts, [(s.typed, s.given) for s in steps])

@@ -15,8 +15,8 @@ whose arguments are not plain JSON values is not kept, only checked.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 
 from crewgate.codes import Problem
@@ -61,10 +61,14 @@ class SettledPlan:
 
 
 class SettledPlans:
-    """The settled part of the plans a gate validated last (see the module's doc)."""
+    """The settled part of the plans a gate validated last, and of their steps (a step's
+    capability, arguments, containment and argument rules depend on the step, its workflow
+    and the request, not on its place in the plan: plans share steps, a long plan repeats
+    them); see the module's doc."""
 
     def __init__(self) -> None:
         self._kept: dict[tuple[Any, ...], SettledPlan] = {}
+        self._steps: dict[tuple[Any, ...], tuple[RequestFacts, int, Settled]] = {}
 
     def key(self, plan: Plan, facts: RequestFacts) -> tuple[Any, ...] | None:
         """The plan's content and its request, or None for a plan that is not kept."""
@@ -86,8 +90,34 @@ class SettledPlans:
                 del self._kept[old]
         self._kept[key] = settled
 
+    def step(self, key: tuple[Any, ...] | None, index: int, facts: RequestFacts,
+             settle: Callable[[], Settled]) -> Settled:
+        """Step ``index``'s settled checks (``key``: the plan's, from :meth:`key`): kept ones,
+        their problems given this index, or ``settle()``'s, then kept."""
+        if key is None:
+            return settle()
+        step_key = (key[0], key[1], key[2 + index])
+        found = self._steps.get(step_key)
+        if found is None or found[0] is not facts:
+            settled = settle()
+            if len(self._steps) >= KEPT_PLANS:
+                for old in list(self._steps)[:KEPT_PLANS // 2]:
+                    del self._steps[old]
+            self._steps[step_key] = (facts, index, settled)
+            return settled
+        _, at, settled = found
+        if at == index or not (settled.before or settled.rules):
+            return settled
+        return replace(settled, before=_at(settled.before, index),
+                       rules=_at(settled.rules, index))
+
     def clear(self) -> None:
         self._kept.clear()
+        self._steps.clear()
+
+
+def _at(problems: tuple[Problem, ...], index: int) -> tuple[Problem, ...]:
+    return tuple(Problem(p.code, p.detail, index) for p in problems)
 
 
 def _args(args: Mapping[str, Any]) -> object:
