@@ -76,6 +76,7 @@ class Gate:
             {key.rpartition(".")[0] or owner for key in skill.effects}) if objects.get(r))
             for owner, skill in skills}
         self._unknown: dict[tuple[str, str, bool], str] = {}
+        self._robots, self._bindings, self._area = crew.robots, crew.bindings, crew.area
         self.settled_plans = SettledPlans()
 
     def held_to(self, plan: Plan, facts: RequestFacts,
@@ -251,7 +252,7 @@ class Gate:
         f.items += settled.rules
         resolved: dict[str, BindingValue] = {}
         deferred: list[str] = []
-        if step.robot in self.crew.robots and _available(step.robot, state, f) \
+        if step.robot in self._robots and _available(step.robot, state, f) \
                 and skill is not None and typed is not None:
             if skill.preconditions:
                 skill.check_preconditions(step.ref, step.robot, typed, state, f)
@@ -263,16 +264,16 @@ class Gate:
                     deferred.append(name)  # published by an earlier step; checked at dispatch
                     continue
                 value = bindings.get(name)
-                self.crew.bindings[name].check(name, value, now, self.crew.area, f)
+                self._bindings[name].check(name, value, now, self._area, f)
                 if value is not None:
                     # passed on even when refused: with enforcement off the robot acts on it
                     resolved[name] = value
         f.items += settled.request
         wf = settled.workflow
-        skip = bool(wf is not None and wf.partial and f.items
+        skip = bool(wf is not None and f.items and wf.partial
                     and all(p.code is Code.ROBOT_UNAVAILABLE for p in f.items))
-        verdict = StepVerdict(index, step.robot, step.skill, tuple(f.items), tuple(deferred),
-                              skip)
+        verdict = StepVerdict(index, step.robot, step.skill, tuple(f.items),
+                              tuple(deferred) if deferred else (), skip)
         return StepCheck(verdict, typed, resolved, settled.given)
 
     def _capability(self, step: Step, mode: Mode, f: Findings) -> Skill | None:

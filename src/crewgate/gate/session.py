@@ -80,8 +80,14 @@ class MissionGate:
         """What checking ``step`` as step ``index`` settles whatever the state (capability,
         arguments, containment, argument rules, the request's rule): once per step of the
         immutable plan; afresh for a step that is not the plan's."""
-        planned = self.plan.steps[index] if 0 <= index < len(self.plan.steps) else None
-        on_plan = planned is step or planned == step
+        return self._settled_on(index, step, self._on_plan(index, step))
+
+    def _on_plan(self, index: int, step: Step) -> bool:
+        steps = self.plan.steps
+        planned = steps[index] if 0 <= index < len(steps) else None
+        return planned is step or planned == step
+
+    def _settled_on(self, index: int, step: Step, on_plan: bool) -> Settled:
         found = self._settled.get(index) if on_plan else None
         if found is None:
             found = self.gate.settle(index, step, Mode.DISPATCH, workflow=self.workflow,
@@ -94,14 +100,14 @@ class MissionGate:
         """Check ``step`` as the plan's step ``index`` against live state and bindings now:
         what its plan-time checks settled (:meth:`settled`) with what can have changed since
         (the mission's progress, availability, preconditions, runtime bindings)."""
-        planned = self.plan.steps[index] if 0 <= index < len(self.plan.steps) else None
-        settled = self.settled(index, step)
+        on_plan = self._on_plan(index, step)
+        settled = self._settled_on(index, step, on_plan)
         with world.lock:
             check = self.gate.judge(settled, index, step, Mode.DISPATCH, self.workflow,
                                     world.state_view(), world.now(), world.bindings,
                                     self.started, self.completed, self.planned)
         verdict = check.verdict
-        if planned is not step and planned != step:
+        if not on_plan:
             off = Problem(Code.OFF_PLAN, f"step {index} {step.ref} is not the validated plan's "
                           f"step {index}", index)
             verdict = StepVerdict(index, step.robot, step.skill, (*verdict.problems, off))
