@@ -254,7 +254,8 @@ def test_the_estop_halts_a_running_mission_and_the_drone_lands(make_service: Mak
     assert stop.json() == {"estop": "e-stop engaged by vic", "safe_stop": ["iris.land",
                                                                             "tb3.stop"]}
     detail = svc.until(mission, ended)
-    assert detail["status"] == "halted"
+    assert (detail["status"], detail["reason"]) == (
+        "halted", "step 1 iris.search_target failed: cancelled: e-stop engaged by vic")
     assert [(d["step"], d["succeeded"]) for d in detail["dispatched"]] == [
         ("iris.takeoff", True), ("iris.search_target", False)]
     deadline = time.monotonic() + 30
@@ -398,3 +399,22 @@ def test_a_long_running_service_keeps_the_latest_missions_and_the_journal_the_re
     old = svc.call("GET", f"/api/missions/{ids[0]}").json()
     assert (old["status"], old["held"], [v["accepted"] for v in old["verdicts"]]) == (
         "completed", False, [True])
+
+
+def test_a_slow_journal_does_not_spend_the_dispatch_window_of_a_paced_simulator(
+        make_service: Make, monkeypatch: pytest.MonkeyPatch) -> None:
+    """At 100 simulated seconds per second the crew's 0.5 s dispatch window is 5 ms of wall
+    time; each journal write here takes 20 ms (a slow disk). The clock stands still while a
+    mission decides a step, so the steps are sent, not refused as authorization_expired."""
+    svc = make_service(speed=100.0)
+    record = svc.journal.record
+
+    def slow(*args: Any, **kwargs: Any) -> Any:
+        time.sleep(0.02)
+        return record(*args, **kwargs)
+
+    monkeypatch.setattr(svc.journal, "record", slow)
+    request, good = drive(2.5, -4.0)
+    done = svc.call("POST", "/api/missions", json={"request": request, "plan": good,
+                                                   "wait_s": 60}).json()
+    assert (done["status"], done["codes"]) == ("completed", [])

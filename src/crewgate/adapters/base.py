@@ -22,6 +22,7 @@ watches). Both are no-ops by default.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any, Literal
 
 from crewgate.commands import Command, Progress
@@ -57,6 +58,12 @@ class Adapter(ABC):
     @abstractmethod
     def wait(self, seconds: float) -> None:
         """Let ``seconds`` of backend time pass (and world state update meanwhile)."""
+
+    def deciding(self) -> AbstractContextManager[None]:
+        """Held while the orchestrator decides a step: from its authorization to its send.
+        A simulated clock that runs on its own (the operator service's) stands still
+        meanwhile; a real one cannot, and nothing happens by default."""
+        return nullcontext()
 
     def not_ready(self, robot: str) -> str | None:
         """Why ``robot`` cannot take a command now (read immediately before a send), or None.

@@ -31,6 +31,7 @@ class SimAdapter(Adapter):
         self.sim = Simulator(crew, world, seed=seed, faults=faults)
         super().__init__(self.sim.world)
         self.tick_s = self.sim.dt
+        self._stops: list[SafeStop] = []  # the robots' own stops, while they run
 
     def start(self, command: Command) -> None:
         self.sim.start(command)
@@ -47,18 +48,49 @@ class SimAdapter(Adapter):
     def safe_stop(self) -> list[str]:
         """Each robot's own steps of the crew's fallback, run to their end in the simulator
         (the drone lands; at most a minute of simulated time)."""
-
-        started: list[str] = []
-        stops = [SafeStop(self.sim, robot, lambda _line: None) for robot in self.sim.bodies]
-        for stop in stops:
-            started += stop.start("e-stop", "estop")
+        started = self.stop_robots(list(self.sim.bodies), "e-stop")
         for _ in range(round(60.0 / self.sim.dt)):
-            if not any(stop.running for stop in stops):
+            if not self._stops:
                 break
-            self.sim.step()
-            for stop in stops:
-                stop.follow()
+            self.step()
         return started
+
+    # -- for a host that owns the clock (the operator service) -----------------------------------
+
+    def stop_robots(self, robots: list[str], why: str) -> list[str]:
+        """The robots' e-stop, on the robots' side: what they run is cancelled (``why`` is
+        the reason its command reports) and each runs its own steps of the crew's fallback;
+        :meth:`step` follows them to their end. The steps started, as ROBOT.SKILL."""
+        started: list[str] = []
+        for robot in robots:
+            self.sim.cancel_actions_of(robot, why=f"cancelled: {why}")
+            if self.sim.bodies[robot].down:
+                continue
+            stop = SafeStop(self.sim, robot, lambda _line: None)
+            started += stop.start("e-stop", "estop")
+            if stop.running:
+                self._stops.append(stop)
+        return started
+
+    def step(self) -> None:
+        """One step of the simulated world, the robots' own stops followed."""
+        self.sim.step()
+        for stop in self._stops:
+            stop.follow()
+        self._stops = [s for s in self._stops if s.running]
+
+    def trails(self, last: int) -> dict[str, list[list[float]]]:
+        """Each robot's ``last`` trail points, as [x, y]."""
+        return {name: [p[1:3] for p in trail[-last:]]
+                for name, trail in self.sim.trajectories.items()}
+
+    @property
+    def stopping(self) -> bool:
+        """Whether a robot's own stop still runs."""
+        return bool(self._stops)
+
+    def down(self) -> list[str]:
+        return sorted(n for n, b in self.sim.bodies.items() if b.down)
 
     def outcome(self) -> dict[str, Any]:
         return self.sim.outcome()

@@ -5,6 +5,7 @@ their own stop)."""
 
 from __future__ import annotations
 
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -58,7 +59,15 @@ def execute(mission: Mission, plan: Plan) -> None:
 
 
 def _step(mission: Mission, run: Run, index: int, step: Step) -> bool:
-    """Authorize, dispatch and observe one step; False when the mission halts."""
+    """Authorize, dispatch and observe one step; False when the mission halts. From the
+    authorization to the send the adapter knows the orchestrator is deciding (a simulated clock
+    of its own stands still)."""
+    with ExitStack() as deciding:
+        deciding.enter_context(mission.adapter.deciding())
+        return _decide(mission, run, index, step, deciding)
+
+
+def _decide(mission: Mission, run: Run, index: int, step: Step, deciding: ExitStack) -> bool:
     result = mission.result
     auth = run.gate.authorize(index, step, mission.world)
     _journal_authorization(mission, auth)
@@ -80,7 +89,7 @@ def _step(mission: Mission, run: Run, index: int, step: Step) -> bool:
                       data={"problems": [p.to_json() for p in auth.verdict.problems]})
         run.halted = True
         return False
-    ended, message = _dispatch(mission, run, auth)
+    ended, message = _dispatch(mission, run, auth, deciding)
     if ended == "succeeded":
         return True
     if ended == "refused":
@@ -109,9 +118,10 @@ def _journal_authorization(mission: Mission, auth: Authorization) -> None:
 Ended = Literal["succeeded", "failed", "refused"]
 
 
-def _dispatch(mission: Mission, run: Run, auth: Authorization) -> tuple[Ended, str]:
+def _dispatch(mission: Mission, run: Run, auth: Authorization,
+              deciding: ExitStack) -> tuple[Ended, str]:
     """Journal the intent, send (the last check and the send with nothing in between), journal
-    what was sent, follow it to its end."""
+    what was sent, follow it to its end (the decision over: ``deciding`` closed)."""
     step = auth.step
     mission.event(EventKind.DISPATCH, step=auth.index, robot=step.robot, skill=step.skill,
                   codes=auth.verdict.codes, data={"args": dict(auth.args)})
@@ -128,6 +138,7 @@ def _dispatch(mission: Mission, run: Run, auth: Authorization) -> tuple[Ended, s
                   codes=codes, detail=f"token {sent.command.token}",
                   data={"problems": [p.to_json() for p in sent.problems]} if sent.problems
                   else None)
+    deciding.close()
     outcome = mission.dispatcher.follow(run.gate, sent)
     record.finished(outcome, mission.t0)
     data: dict[str, Any] = {"succeeded": outcome.succeeded, "result": outcome.result,

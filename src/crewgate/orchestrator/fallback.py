@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from crewgate.gate.session import MissionGate
 from crewgate.journal import EventKind
-from crewgate.orchestrator.dispatch import Held
+from crewgate.orchestrator.dispatch import Held, Sent
 from crewgate.orchestrator.result import Dispatched
 from crewgate.spec import FallbackStep, split_ref
 
@@ -48,20 +48,11 @@ def _step(mission: Mission, gate: MissionGate, engaged: list[str], i: int,
         mission.event(EventKind.FALLBACK, robot=robot, skill=skill,
                       detail=f"skipped: {fb.when} does not hold")
         return
-    auth = gate.authorize_fallback(i, fb, mission.world)
-    if not auth.ok:
-        mission.event(EventKind.FALLBACK, robot=robot, skill=skill, codes=auth.verdict.codes,
-                      detail="refused by the gate",
-                      data={"problems": [p.to_json() for p in auth.verdict.problems]})
+    with mission.adapter.deciding():  # from the authorization to the send
+        sent = _authorize_and_send(mission, gate, i, fb, robot, skill)
+    if sent is None:
         return
-    mission.event(EventKind.FALLBACK, robot=robot, skill=skill, detail="dispatched",
-                  data={"args": dict(auth.args)})
-    sent = mission.dispatcher.send(gate, auth)
-    if isinstance(sent, Held):
-        mission.event(EventKind.RESULT, robot=robot, skill=skill,
-                      detail=sent.outcome.message, data={"succeeded": False,
-                                                         "fallback": True, "sent": False})
-        return
+    auth = sent.auth
     record = Dispatched(i, robot, skill, dict(auth.args), [], kind="fallback",
                         started_at=sent.started_at - mission.t0)
     mission.result.dispatched.append(record)
@@ -70,3 +61,22 @@ def _step(mission: Mission, gate: MissionGate, engaged: list[str], i: int,
     mission.event(EventKind.RESULT, robot=robot, skill=skill,
                   detail=outcome.message or ("succeeded" if outcome.succeeded else "failed"),
                   data={"succeeded": outcome.succeeded, "fallback": True})
+
+
+def _authorize_and_send(mission: Mission, gate: MissionGate, i: int, fb: FallbackStep,
+                        robot: str, skill: str) -> Sent | None:
+    auth = gate.authorize_fallback(i, fb, mission.world)
+    if not auth.ok:
+        mission.event(EventKind.FALLBACK, robot=robot, skill=skill, codes=auth.verdict.codes,
+                      detail="refused by the gate",
+                      data={"problems": [p.to_json() for p in auth.verdict.problems]})
+        return None
+    mission.event(EventKind.FALLBACK, robot=robot, skill=skill, detail="dispatched",
+                  data={"args": dict(auth.args)})
+    sent = mission.dispatcher.send(gate, auth)
+    if isinstance(sent, Held):
+        mission.event(EventKind.RESULT, robot=robot, skill=skill,
+                      detail=sent.outcome.message, data={"succeeded": False,
+                                                         "fallback": True, "sent": False})
+        return None
+    return sent

@@ -437,7 +437,7 @@ def _crew_json(desk: MissionDesk) -> dict[str, Any]:
             "operational": area.operational.model_dump(mode="json"),
             "keep_out": [z.model_dump(mode="json") for z in area.keep_out],
             "locations": {n: list(loc.pose[:2]) for n, loc in crew.locations.items()},
-            "obstacles": [b.model_dump(mode="json") for b in sim.obstacles] if sim else [],
+            "obstacles": [b.model_dump(mode="json") for b in sim.sim.obstacles] if sim else [],
         },
         "backend": desk.live.adapter.describe(),
         "speed": desk.live.speed,

@@ -21,14 +21,14 @@ from __future__ import annotations
 import math
 import threading
 import time
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 from crewgate.adapters.base import Adapter
 from crewgate.adapters.sim import SimAdapter
 from crewgate.commands import Command, Progress
 from crewgate.errors import AdapterError, UserError
-from crewgate.sim.safestop import SafeStop
 from crewgate.spec import Crew
 from crewgate.world import World
 
@@ -52,14 +52,13 @@ class LiveCrew:
         self._ticked = threading.Condition(self.lock)
         self._crew_stop: str | None = None
         self._robot_stops: dict[str, str] = {}
-        self._stops: list[SafeStop] = []  # the simulated robots' own stops, while they run
-        self._stop_log: list[str] = []
         self._missions = 0  # running missions: the backend hears of the first and the last
+        self._deciding = 0  # missions between a step's authorization and its send
         self._closed = threading.Event()
         self._clock: threading.Thread | None = None
-        self.sim = adapter.sim if isinstance(adapter, SimAdapter) else None
+        self.sim = adapter if isinstance(adapter, SimAdapter) else None
         if self.sim is not None and speed is not None:
-            self.sim.speed = speed
+            self.sim.sim.speed = speed
             self._clock = threading.Thread(target=self._run_clock, name="crewgate-clock",
                                            daemon=True)
             self._clock.start()
@@ -70,46 +69,57 @@ class LiveCrew:
         sim, speed = self.sim, self.speed
         assert sim is not None
         assert speed is not None
-        period = sim.dt / speed  # wall seconds per simulated step
-        anchor_wall, anchor_t = time.monotonic(), sim.t
+        dt = sim.sim.dt
+        period = dt / speed  # wall seconds per simulated step
+        anchor_wall, anchor_t = time.monotonic(), sim.now()
         while not self._closed.is_set():
             target = anchor_t + (time.monotonic() - anchor_wall) * speed
-            if target - sim.t > CATCH_UP_S * speed:  # behind: skip ahead, do not race
-                anchor_wall, anchor_t = time.monotonic(), sim.t
-                target = sim.t + sim.dt
+            if target - sim.now() > CATCH_UP_S * speed:  # behind: skip ahead, do not race
+                anchor_wall, anchor_t = time.monotonic(), sim.now()
+                target = sim.now() + dt
             with self._ticked:
-                while sim.t + sim.dt / 2 < target:
-                    self._step()
+                if self._deciding:  # a mission between a step's authorization and its send
+                    anchor_wall, anchor_t = time.monotonic(), sim.now()
+                    target = sim.now()
+                while sim.now() + dt / 2 < target:
+                    sim.step()
                 self._ticked.notify_all()
             # 50 wake-ups a second at most, several steps each: every wake-up takes the GIL
             # from the threads serving clients
             self._closed.wait(min(max(period, TICK_WALL_S), 0.05))
 
-    def _step(self) -> None:
-        assert self.sim is not None
-        self.sim.step()
-        for stop in self._stops:
-            stop.follow()
-        self._stops = [s for s in self._stops if s.running]
-
-    def wait(self, seconds: float) -> None:
-        """Let ``seconds`` of backend time pass: the simulator's clock thread steps it; a real
-        backend sleeps."""
-        if self.sim is None:
-            self.adapter.wait(seconds)
-            return
-        if self._clock is None:  # unpaced: the waiting mission steps the clock
+    def wait_paced(self, seconds: float) -> None:
+        """Let ``seconds`` of simulated time pass: the clock thread steps it, or, unpaced, the
+        waiting mission steps it itself under the lock."""
+        sim = self.sim
+        assert sim is not None
+        dt = sim.sim.dt
+        if self._clock is None:
             with self.lock:
-                for _ in range(max(1, round(seconds / self.sim.dt))):
-                    self._step()
+                for _ in range(max(1, round(seconds / dt))):
+                    sim.step()
             return
         with self._ticked:
-            target = self.sim.t + seconds - self.sim.dt / 2
-            while self.sim.t < target and not self._closed.is_set():
+            target = sim.now() + seconds - dt / 2
+            while sim.now() < target and not self._closed.is_set():
                 self._ticked.wait(1.0)
 
     def now(self) -> float:
         return self.adapter.now()
+
+    @contextmanager
+    def deciding(self) -> Iterator[None]:
+        """While a mission decides a step (its authorization, the journal's record of the
+        intent, the send), the paced clock stands still: the orchestrator is instantaneous in
+        simulated time, as in an unpaced run, and a dispatch window of simulated seconds is
+        not spent on the journal's disk writes."""
+        with self.lock:
+            self._deciding += 1
+        try:
+            yield
+        finally:
+            with self.lock:
+                self._deciding -= 1
 
     # -- e-stops ----------------------------------------------------------------------------------
 
@@ -141,7 +151,7 @@ class LiveCrew:
                 self.adapter.engage_stop(why)
             else:
                 self._robot_stops[robot] = why
-            return self._safe_stop(list(self.crew.robots) if robot is None else [robot])
+            return self._safe_stop(list(self.crew.robots) if robot is None else [robot], why)
 
     def release_stop(self, robot: str | None = None) -> None:
         with self.lock:
@@ -152,23 +162,15 @@ class LiveCrew:
             else:
                 self._robot_stops.pop(robot, None)
 
-    def _safe_stop(self, robots: list[str]) -> list[str]:
+    def _safe_stop(self, robots: list[str], why: str) -> list[str]:
         if self.sim is None:
             return []  # robots behind a network stop themselves on their e-stop topic
-        started: list[str] = []
-        for robot in robots:
-            self.sim.cancel_actions_of(robot)
-            if self.sim.bodies[robot].down:
-                continue
-            stop = SafeStop(self.sim, robot, self._stop_log.append)
-            started += stop.start("e-stop", "estop")
-            if stop.running:
-                self._stops.append(stop)
+        started = self.sim.stop_robots(robots, why)
         if self._clock is None:  # unpaced: the stops run to their end now (at most a minute)
-            for _ in range(round(60.0 / self.sim.dt)):
-                if not self._stops:
+            for _ in range(round(60.0 / self.sim.sim.dt)):
+                if not self.sim.stopping:
                     break
-                self._step()
+                self.sim.step()
         return started
 
     # -- what a map shows -------------------------------------------------------------------------
@@ -179,9 +181,8 @@ class LiveCrew:
             state = self.world.to_json()
             state["t"] = round(self.now(), 3)
             if self.sim is not None:
-                state["trails"] = {name: [p[1:3] for p in trail[-240:]]
-                                   for name, trail in self.sim.trajectories.items()}
-                state["down"] = sorted(n for n, b in self.sim.bodies.items() if b.down)
+                state["trails"] = self.sim.trails(240)
+                state["down"] = self.sim.down()
         state["estop"] = self.stops()
         return state
 
@@ -245,7 +246,13 @@ class MissionView(Adapter):
             self.live.adapter.cancel(command)
 
     def wait(self, seconds: float) -> None:
-        self.live.wait(seconds)
+        if self.live.sim is None:  # a real backend's time passes by itself
+            self.live.adapter.wait(seconds)
+        else:
+            self.live.wait_paced(seconds)
+
+    def deciding(self) -> AbstractContextManager[None]:
+        return self.live.deciding()
 
     def not_ready(self, robot: str) -> str | None:
         why = self.live.stop_reason([robot]) if robot in self.robots else None

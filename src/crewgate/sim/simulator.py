@@ -131,16 +131,17 @@ class Simulator:
             return Progress(Status.RUNNING)
         return Progress(Status.FAILED, "unknown command")
 
-    def cancel(self, command: Command) -> None:
+    def cancel(self, command: Command, why: str = "cancelled") -> None:
         entry = self.running.pop(command.token, None)
         if entry is not None:
             entry[1].cancel()
-            self.finished[command.token] = Progress(Status.FAILED, "cancelled")
+            self.finished[command.token] = Progress(Status.FAILED, why)
 
-    def cancel_actions_of(self, robot: str, except_token: int | None = None) -> None:
+    def cancel_actions_of(self, robot: str, except_token: int | None = None,
+                          why: str = "cancelled") -> None:
         for token, (command, _) in list(self.running.items()):
             if command.robot == robot and token != except_token:
-                self.cancel(command)
+                self.cancel(command, why)
 
     # -- time ---------------------------------------------------------------------------------
 
