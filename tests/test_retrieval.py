@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from crewgate.api import gate_for, run_mission
+from crewgate.api import check_plan, gate_for, run_mission
 from crewgate.conditions import Knowledge
 from crewgate.journal import Journal
 from crewgate.plan import parse_plan
@@ -114,3 +114,26 @@ def test_spec_generate_writes_a_crew_that_validates(tmp_path: Path) -> None:
                    journal=tmp_path / "j.sqlite3")
     assert_clean_failure(bad)
     assert "robots must be between 1 and 1000, not 0" in bad.stderr
+
+
+def test_refusals_stay_short_however_large_the_crew(
+        large: tuple[Crew, list[tuple[str, dict[str, Any], str]]]) -> None:
+    """100 skills per robot, 200 locations: a refused step names the nearest few, never the
+    whole library; a hallucinated plan of 200 steps gets bounded feedback."""
+    crew, examples = large
+    request, _, workflow = examples[0]
+    invented = {"workflow": workflow, "steps": [
+        {"robot": "r1", "skill": f"inspect_valve_{i}x", "args": {}} for i in range(60)]}
+    verdict = check_plan(crew, invented, request)
+    first = next(p for s in verdict.steps for p in s.problems if p.code.value == "unknown_skill")
+    assert first.detail == ("r1 has no skill 'inspect_valve_0x' (did you mean "
+                            "'inspect_valve_1'?) (its skills: inspect_valve_1, paint_valve_8, "
+                            "inspect_panel_33, inspect_crate_97, sample_valve_7 and 96 more)")
+    feedback = json.dumps(verdict.feedback())
+    assert len(feedback) < 30_000  # 60 steps; listing the library in each was ~100,000 more
+    nowhere = {"workflow": workflow, "steps": [
+        {"robot": "r1", "skill": "move_to", "args": {"location": "bay_99x"}}]}
+    where = check_plan(crew, nowhere, request).feedback()
+    assert [f["detail"] for f in where if f["code"] == "unknown_location"] == [
+        "r1.move_to: location 'bay_99x' is not a known location (known: bay_9, bay_19, bay_8, "
+        "bay_7, bay_6 and 195 more)"]

@@ -18,13 +18,13 @@ from functools import partial
 from typing import Any
 
 from crewgate.codes import Code, Findings, Problem
-from crewgate.errors import did_you_mean
 from crewgate.gate.settled import Settled, SettledPlan, SettledPlans
 from crewgate.gate.verdict import PlanVerdict, StepVerdict
 from crewgate.plan import ParseFailure, Plan, Step
 from crewgate.spec import Crew, Skill
 from crewgate.spec.expressions import OBJECTS, State
 from crewgate.spec.intent import Held, Typed
+from crewgate.suggest import names_of
 from crewgate.text.request import RequestFacts
 from crewgate.world import BindingValue, World
 
@@ -179,8 +179,10 @@ class Gate:
         if name is None:
             f.add(Code.UNKNOWN_WORKFLOW, f"the plan names no workflow; use one of {known}")
         else:
+            index = names_of(tuple(known))
             f.add(Code.UNKNOWN_WORKFLOW, f"workflow {name!r} is not a contract of crew "
-                  f"{self.crew.name!r}{did_you_mean(name, known)} (known: {', '.join(known)})")
+                  f"{self.crew.name!r}{index.did_you_mean(name)} (known: "
+                  f"{index.listing(name)})")
 
     def check(
         self,
@@ -296,11 +298,13 @@ class Gate:
         if found is None:
             if not has_robot:
                 found = (f"robot {robot!r} is not in crew {self.crew.name!r}"
-                         f"{did_you_mean(robot, self.crew.robots)}")
+                         f"{names_of(tuple(self.crew.robots)).did_you_mean(robot)}")
             else:
-                visible = [n for n, s in self.crew.robots[robot].skills.items() if s.visible]
-                found = (f"{robot} has no skill {skill!r}{did_you_mean(skill, visible)} "
-                         f"(its skills: {', '.join(visible)})")
+                # bounded, however many skills the robot has (crewgate.suggest)
+                index = names_of(tuple(n for n, s in self.crew.robots[robot].skills.items()
+                                       if s.visible))
+                found = (f"{robot} has no skill {skill!r}{index.did_you_mean(skill)} "
+                         f"(its skills: {index.listing(skill)})")
             if len(self._unknown) >= 1024:
                 self._unknown.clear()
             self._unknown[key] = found

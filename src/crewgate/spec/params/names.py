@@ -22,6 +22,7 @@ from crewgate.spec.params.base import (
     Slot,
     register_kind,
 )
+from crewgate.suggest import names_of
 from crewgate.text.phrases import DEST, OBJECT, SOURCE, candidates, quote
 from crewgate.text.request import RequestFacts
 from crewgate.text.vocabulary import Vocabulary
@@ -49,8 +50,9 @@ class _NamedParam(ParamKind):
         vocab = self.vocabulary(ctx)
         canonical = vocab.resolve(raw) if isinstance(raw, str) else None
         if canonical is None:
+            shown = names_of(tuple(vocab.phrases)).listing(raw if isinstance(raw, str) else "")
             f.add(self.unknown, f"{where}: {name} {quoted(raw)} is not a known {self.noun} "
-                  f"(known: {', '.join(vocab.phrases)})")
+                  f"(known: {shown})")
             return INVALID
         if self.among is not None and canonical not in self.among:
             f.add(Code.BAD_ARGUMENT, f"{where}: {name} {canonical!r} is not accepted here "
