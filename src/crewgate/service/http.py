@@ -269,23 +269,23 @@ def create_app(desk: MissionDesk, tokens: Tokens, *, version: str = "") -> FastA
         acted(request, user, 200, f"cancelled {mission}")
         return _json(answer)
 
-    @app.post("/api/estop", summary="Engage the e-stop (the crew, or one robot)",
-              openapi_extra=_doc(StopBody))
-    async def estop(request: Request) -> Response:
-        user = who(request, "viewer")
-        body = _body(await request.body() or b"{}", StopBody)
-        answer = await _desk(lambda: desk.estop(robot=body.robot, by=user.name))
-        acted(request, user, 200, f"e-stop engaged{' for ' + body.robot if body.robot else ''}")
-        return _json(answer)
+    def stop(release: bool) -> Callable[[Request], Awaitable[Response]]:
+        role: Role = "admin" if release else "viewer"  # anyone may stop; only an admin resumes
 
-    @app.post("/api/estop/release", summary="Release the e-stop (admin)",
-              openapi_extra=_doc(StopBody))
-    async def release(request: Request) -> Response:
-        user = who(request, "admin")
-        body = _body(await request.body() or b"{}", StopBody)
-        answer = await _desk(lambda: desk.estop(release=True, robot=body.robot, by=user.name))
-        acted(request, user, 200, f"e-stop released{' for ' + body.robot if body.robot else ''}")
-        return _json(answer)
+        async def handle(request: Request) -> Response:
+            user = who(request, role)
+            body = _body(await request.body() or b"{}", StopBody)
+            answer = await _desk(lambda: desk.estop(release=release, robot=body.robot,
+                                                    by=user.name))
+            acted(request, user, 200, f"e-stop {'released' if release else 'engaged'}"
+                  f"{' for ' + body.robot if body.robot else ''}")
+            return _json(answer)
+        return handle
+
+    app.post("/api/estop", summary="Engage the e-stop (the crew, or one robot)",
+             openapi_extra=_doc(StopBody))(stop(False))
+    app.post("/api/estop/release", summary="Release the e-stop (admin)",
+             openapi_extra=_doc(StopBody))(stop(True))
 
     # -- the console ---------------------------------------------------------------------------
 
