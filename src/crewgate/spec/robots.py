@@ -106,6 +106,12 @@ class Skill(SpecModel, Rule):
                          for n in (pname, *p.plan_fields(pname)))
 
     @cached_property
+    def _typing(self) -> tuple[tuple[str, ParamKind, bool, Any], ...]:
+        """Each parameter with whether it is required and its default, read once."""
+        return tuple((name, param, self.is_required(name), param.default_value)
+                     for name, param in self.params.items())
+
+    @cached_property
     def _effects(self) -> tuple[tuple[str, str, Any], ...]:
         """The effects as (robot or "" for the skill's own, field, value), read once."""
         return tuple((*_split_effect(key), value) for key, value in self.effects.items())
@@ -150,14 +156,14 @@ class Skill(SpecModel, Rule):
                   f"{', '.join(map(repr, unknown[:8]))} (it takes: {takes})")
         typed: dict[str, Any] = {}
         given: set[str] = set()
-        for name, param in self.params.items():
+        for name, param, required, default in self._typing:
             value = param.check(name, args, ctx, f, where)
             if value is MISSING:
-                if self.is_required(name):
+                if required:
                     f.add(Code.MISSING_ARG, f"{where} needs argument "
                           f"{', '.join(param.plan_fields(name))}")
-                elif param.default_value is not None:
-                    typed[name] = param.default_value
+                elif default is not None:
+                    typed[name] = default
                 continue
             typed[name] = value
             given.add(name)
