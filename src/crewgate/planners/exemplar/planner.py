@@ -126,8 +126,9 @@ class ExemplarPlanner(Planner):
                          for ex in (wf.examples or [wf.description])]
         masked = [m for _, _, m in self.examples]
         # embed them once, kept on disk between runs where the encoder's embeddings can be
-        self.examples_kept = isinstance(self.encoder, Embedder) and embed_examples(
-            self.encoder, crew.name, masked, default_store() if store is None else store or None)
+        kept = default_store() if store is None else store or None
+        self.examples_kept = kept is not None and isinstance(self.encoder, Embedder) and (
+            embed_examples(self.encoder, crew.name, masked, kept))
         self.encoder.similarity("warm-up", masked)  # the rest, and one pass to warm it up
 
     def _mask(self, text: str) -> str:  # see phrases.delexicalize

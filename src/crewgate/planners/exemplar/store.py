@@ -127,12 +127,11 @@ class EmbeddingStore:
 
 
 def embed_examples(encoder: Embedder, crew: str, texts: Sequence[str],
-                   store: EmbeddingStore | None) -> bool:
+                   store: EmbeddingStore) -> bool:
     """Give the encoder the embeddings of a crew's example texts: the kept ones when the store
     has them for this encoder and these texts, else encoded now (and kept). True when they came
     from the store."""
-    if store is None or not texts:
-        encoder.embed(texts)
+    if not texts:
         return False
     key = key_of(encoder.identity, texts)
     kept = store.load(crew, key, len(texts))
