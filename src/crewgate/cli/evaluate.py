@@ -151,8 +151,8 @@ def compare(
     """Put the planners of several evaluation runs side by side (docs/models.md): report.md
     opens with one table per condition (workflow accuracy, grounding, false dispatch, recall,
     and every substitution class, with Fisher p against the first planner), metrics.json holds
-    them, plots/across.png draws the substitution classes. A planner that appears in several
-    runs (two models on one backend) is named after its folder: "llamacpp (smollm2)"."""
+    them, plots/across.png draws the substitution classes. Each planner is named after its
+    folder too, so that two models on one backend differ: "llamacpp (smollm2)"."""
     from crewgate.eval.report import compare_runs
 
     with err.status(f"comparing {len(folders)} runs ..."):

@@ -121,8 +121,9 @@ def rerender(folder: Path, *, plots: bool = True, max_plots: int | None = None,
 
 
 def compare_runs(folders: Sequence[Path], out: Path, *, plots: bool = True) -> dict[str, Any]:
-    """``crewgate compare``: the records of several runs as one run with several planners (a
-    planner name that two runs share takes its folder's name), reported side by side."""
+    """``crewgate compare``: the records of several runs as one run with several planners, each
+    named after its folder too ("replay (gpt-5.4-mini)") unless the folder is the planner's
+    name, reported side by side."""
     if len(folders) < 2:
         raise UserError("compare needs at least two evaluation folders")
     runs = [(folder, TraceFile(folder / "traces.jsonl").read()) for folder in folders]
@@ -138,8 +139,9 @@ def compare_runs(folders: Sequence[Path], out: Path, *, plots: bool = True) -> d
                 raise UserError(f"{folder} evaluates crew {r['crew']} on suite {r['suite']}; "
                                 f"{folders[0]} evaluates {first['crew']} on {first['suite']}: "
                                 "compare runs of one crew and suite")
-            shared = sum(1 for f, rs in runs if any(x["planner"] == r["planner"] for x in rs))
-            label = r["planner"] if shared == 1 else f"{r['planner']} ({folder.name})"
+            # the folder names the model where the planner's name cannot (replay, llamacpp)
+            label = (r["planner"] if folder.name == r["planner"]
+                     else f"{r['planner']} ({folder.name})")
             merged.append({**r, "planner": label, "key": f"{label}|{r['key']}"})
     out.mkdir(parents=True, exist_ok=True)
     trace = TraceFile(out / "traces.jsonl")
