@@ -18,7 +18,7 @@ import pytest
 import crewgate.journal as journal_module
 from crewgate.api import run_mission
 from crewgate.errors import NotFoundError, UserError
-from crewgate.journal import Event, EventKind, Journal, default_journal_path
+from crewgate.journal import Approval, Event, EventKind, Journal, default_journal_path
 from crewgate.planners import ScriptedPlanner
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -412,3 +412,22 @@ def test_run_mission_journals_events_in_order(sar_mission: tuple[str, str],
     assert mission.meta["enforce"] is True
     assert mission.ended_wall is not None
 
+
+
+def test_a_journal_of_an_earlier_release_gains_the_new_columns(tmp_path: Path) -> None:
+    """An approvals table without asked_by and mode (before the operator service) is migrated
+    on opening, by whichever process opens it first; the other finds the columns there."""
+    path = tmp_path / "old.sqlite3"
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE approvals (mission_id TEXT PRIMARY KEY, crew TEXT NOT NULL, "
+                   "request TEXT NOT NULL, plan TEXT NOT NULL, asked_wall REAL NOT NULL, "
+                   "decision TEXT, decided_wall REAL, decided_by TEXT)")
+        db.execute("INSERT INTO approvals VALUES ('m1', 'sar', 'go', '{}', 1.0, NULL, NULL, "
+                   "NULL)")
+    first, second = Journal(path), Journal(path)
+    assert first.approval("m1") == Approval("m1", "sar", "go", {}, 1.0, None, None, None,
+                                            "required")
+    second.ask_approval("m2", "sar", "stop", {}, asked_by="alice", mode="two_person")
+    with pytest.raises(UserError, match="m2 needs two-person approval and alice submitted it"):
+        first.decide("m2", "approved", by="alice")
+    assert first.decide("m2", "approved", by="bob").decided_by == "bob"

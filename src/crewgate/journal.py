@@ -189,7 +189,12 @@ class Journal:
             for table, column, declaration in _ADDED:
                 known = {r[1] for r in self._db.execute(f"PRAGMA table_info({table})")}
                 if column not in known:
-                    self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
+                    try:
+                        self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} "
+                                         f"{declaration}")
+                    except sqlite3.OperationalError as exc:  # another process added it first
+                        if "duplicate column" not in str(exc):
+                            raise
         except sqlite3.Error as exc:
             raise UserError(f"cannot open journal {self.path!r}: {exc}; set CREWGATE_JOURNAL or "
                             "--journal to a writable SQLite file") from exc

@@ -20,6 +20,7 @@ _KIND_STYLE: dict[EventKind, tuple[str, str]] = {
     EventKind.SENT: ("↗", "blue"),
     EventKind.RESULT: ("■", "blue"), EventKind.HALT: ("⏹", "bold red"),
     EventKind.FALLBACK: ("⚠", "yellow"), EventKind.MISSION_ENDED: ("●", "bold"),
+    EventKind.APPROVAL: ("✋", "magenta"), EventKind.LEASE: ("⚿", "dim"),
     EventKind.NOTE: ("·", "dim"),
 }
 
