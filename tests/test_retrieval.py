@@ -137,3 +137,25 @@ def test_refusals_stay_short_however_large_the_crew(
     assert [f["detail"] for f in where if f["code"] == "unknown_location"] == [
         "r1.move_to: location 'bay_99x' is not a known location (known: bay_9, bay_19, bay_8, "
         "bay_7, bay_6 and 195 more)"]
+
+
+def test_with_minilm_retrieval_also_ranks_by_meaning(
+        large: tuple[Crew, list[tuple[str, dict[str, Any], str]]]) -> None:
+    """MiniLM (installed by `make install`) adds the request's similarity to each workflow's
+    description and examples to the lexical ranking; the example requests still find their
+    workflows, and the journal says how the focus was ranked."""
+    from crewgate.planners.exemplar.embedding import semantic_similarity
+
+    assert semantic_similarity() is not None, "MiniLM is part of `make install`"
+    crew, examples = large
+    hits = 0
+    for request, _, workflow in examples:
+        shown = focus(crew, request, semantic_similarity)
+        hits += shown.workflows[0] == workflow
+        assert shown.to_json()["ranking"] == "bm25+embeddings"
+    assert hits == len(examples)
+    assert focus(crew, examples[0][0]).to_json()["ranking"] == "bm25"
+    journal = Journal(":memory:")
+    done = run_mission(crew, examples[0][0], ScriptedPlanner([examples[0][1]]), journal=journal)
+    proposed = [e for e in journal.events(done.mission_id) if e.kind == "plan_proposed"]
+    assert proposed[0].data["shown"]["ranking"] == "bm25+embeddings"

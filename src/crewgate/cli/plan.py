@@ -49,6 +49,7 @@ def plan_command(
     from crewgate.conditions import condition as condition_named
     from crewgate.errors import PlannerError
     from crewgate.planners.base import PlanningRequest
+    from crewgate.planners.exemplar.embedding import semantic_similarity
     from crewgate.render import plan_json_schema, render_context
     from crewgate.render.retrieval import focus
     from crewgate.sim.faults import parse_faults
@@ -57,7 +58,8 @@ def plan_command(
     spec = load_crew(crew)
     cond = condition_named(condition or "ro")
     chosen = planners.build_one(spec, seed=seed)
-    shown = focus(spec, request).crew  # what a mission's planner is shown (retrieval)
+    # what a mission's planner is shown (retrieval)
+    shown = focus(spec, request, semantic_similarity).crew
     context = render_context(shown, cond.knowledge)
     ask = PlanningRequest(request, spec, context, plan_json_schema(shown, cond.knowledge),
                           cond.name)

@@ -11,6 +11,7 @@ from crewgate.journal import EventKind
 from crewgate.orchestrator.result import Attempt, Refusal
 from crewgate.plan import Plan
 from crewgate.planners.base import Planner, PlannerOutput, PlanningRequest
+from crewgate.planners.exemplar.embedding import semantic_similarity
 from crewgate.render import plan_json_schema, render_context
 from crewgate.render.retrieval import focus
 
@@ -22,7 +23,7 @@ def plan_mission(mission: Mission, planner: Planner) -> Plan | None:
     """The plan to execute, or None when the mission is refused (the result says why)."""
     cond = mission.condition
     # what of the crew the planner is shown: all of it, or the focus of a large crew
-    shown = focus(mission.crew, mission.request)
+    shown = focus(mission.crew, mission.request, semantic_similarity)
     context = render_context(shown.crew, cond.knowledge)
     schema = plan_json_schema(shown.crew, cond.knowledge)
     mission.shown = shown.to_json()

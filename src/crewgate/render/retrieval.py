@@ -11,9 +11,12 @@ so a plan outside the focus is refused, never let through.
 
 Workflows are ranked lexically (BM25 over the words of each workflow's name, description,
 examples, robots and skills; names are split at underscores, numbers kept), with a boost for a
-workflow whose robots the request names. Ranking is linear in the crew's size; the index is
-built once per crew. What the planner was shown is journaled with each plan
-(:meth:`Focus.to_json`).
+workflow whose robots the request names; where a sentence encoder is given (the exemplar's
+MiniLM, when installed), by the BM25 score relative to the best one plus the cosine similarity
+of the request to the workflow's description and examples, so that a request in other words
+than the crew's still finds its workflow. Ranking is linear in the crew's size; the index is
+built once per crew (the encoder keeps the workflows' embeddings). What the planner was shown,
+and how it was ranked, is journaled with each plan (:meth:`Focus.to_json`).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter, OrderedDict
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,6 +37,10 @@ ROBOT_BOOST = 3.0  # per robot of a workflow the request names (before shared wo
 _WORD = re.compile(r"[a-z]+|[0-9]+")
 _NAMES = re.compile(r"[a-z0-9_]+")
 _K1, _B = 1.2, 0.75
+NAMED_BOOST = 1.0  # with an encoder: per robot of a workflow the request names
+
+# cosine similarity of a text to each of several (a sentence encoder's)
+Similarity = Callable[[str, Sequence[str]], list[float]]
 
 
 def words(text: str) -> list[str]:
@@ -51,11 +59,12 @@ class Focus:
     locations: tuple[str, ...]
     objects: tuple[str, ...]
     budget_tokens: int
+    ranking: str = "bm25"  # "bm25", or "bm25+embeddings" with an encoder
 
     def to_json(self) -> dict[str, Any]:
         if self.whole:
             return {"whole": True, "budget_tokens": self.budget_tokens}
-        return {"whole": False, "budget_tokens": self.budget_tokens,
+        return {"whole": False, "budget_tokens": self.budget_tokens, "ranking": self.ranking,
                 "workflows": list(self.workflows), "robots": list(self.robots),
                 "skills": self.skills, "locations": list(self.locations),
                 "objects": list(self.objects)}
@@ -68,12 +77,14 @@ class _Index:
         self.crew = crew
         self.docs: dict[str, Counter[str]] = {}
         self.robots: dict[str, frozenset[str]] = {}
+        self.prose: dict[str, str] = {}  # what an encoder compares the request with
         for name, wf in crew.workflows.items():
             refs = [str(s) for s in wf.steps]
             robots = frozenset(r.split(".")[0] for r in refs)
             text = " ".join([name, wf.description, *wf.examples, *refs])
             self.docs[name] = Counter(words(text.replace("_", " ").replace(".", " ")))
             self.robots[name] = robots
+            self.prose[name] = " ".join([wf.description, *wf.examples]).strip() or name
         n = max(len(self.docs), 1)
         df: Counter[str] = Counter()
         for doc in self.docs.values():
@@ -97,10 +108,28 @@ class _Index:
             self._whole = _whole_chars(self.crew)
         return self._whole
 
-    def rank(self, request: str) -> list[tuple[float, str]]:
+    def rank(self, request: str, similarity: Similarity | None = None
+             ) -> list[tuple[float, str]]:
         asked = Counter(words(request.replace("_", " ")))
         said = set(_NAMES.findall(request.lower()))  # names whole: r12, iris, bay_3
         named = {r for r, ws in self.robot_words.items() if ws & said}
+        if similarity is not None:
+            return self._blend(request, named, self.lexical(asked, set()), similarity)
+        return self.lexical(asked, named)
+
+    def _blend(self, request: str, named: set[str], lexical: list[tuple[float, str]],
+               similarity: Similarity) -> list[tuple[float, str]]:
+        names = list(self.docs)
+        cosine = dict(zip(names, similarity(request, [self.prose[n] for n in names]),
+                          strict=True))
+        best = max((score for score, _ in lexical), default=0.0) or 1.0
+        scored = [(score / best + max(cosine[name], 0.0)
+                   + NAMED_BOOST * len(named & self.robots[name]), name)
+                  for score, name in lexical]
+        scored.sort(key=lambda s: (-s[0], s[1]))
+        return scored
+
+    def lexical(self, asked: Counter[str], named: set[str]) -> list[tuple[float, str]]:
         scored = []
         for name, doc in self.docs.items():
             length = sum(doc.values())
@@ -140,8 +169,11 @@ def _whole_chars(crew: Crew) -> int:
             + len(json.dumps(plan_json_schema(crew, Knowledge.CONTRACTS))))
 
 
-def focus(crew: Crew, request: str) -> Focus:
-    """What to show the planner of ``crew`` for ``request`` (the whole crew if it fits)."""
+def focus(crew: Crew, request: str,
+          similarity: Callable[[], Similarity | None] | None = None) -> Focus:
+    """What to show the planner of ``crew`` for ``request`` (the whole crew if it fits).
+    ``similarity`` gives a sentence encoder's similarity, asked for only when the crew does
+    not fit (loading one costs a moment)."""
     budget = crew.context_budget
     index = _index(crew)
     if index.whole_chars(budget * CHARS_PER_TOKEN) <= budget * CHARS_PER_TOKEN:
@@ -151,7 +183,8 @@ def focus(crew: Crew, request: str) -> Focus:
     limit = budget * CHARS_PER_TOKEN
     chosen: list[str] = []
     sub: Crew | None = None
-    for score, name in index.rank(request):
+    encoder = similarity() if similarity is not None else None
+    for score, name in index.rank(request, encoder):
         if len(chosen) >= MAX_WORKFLOWS or (chosen and score <= 0):
             break
         trial = _sub(crew, [*chosen, name], request, with_others=False)
@@ -165,7 +198,8 @@ def focus(crew: Crew, request: str) -> Focus:
         sub = full
     return Focus(sub, False, tuple(sub.workflows), tuple(sub.robots),
                  sum(len(r.skills) for r in sub.robots.values()), tuple(sub.locations),
-                 tuple(sub.objects), budget)
+                 tuple(sub.objects), budget,
+                 "bm25" if encoder is None else "bm25+embeddings")
 
 
 def _chars(crew: Crew) -> int:
@@ -236,4 +270,4 @@ def _named(table: dict[str, Any], said: set[str], aliases: Any) -> list[str]:
     return out
 
 
-__all__ = ["CHARS_PER_TOKEN", "Focus", "focus"]
+__all__ = ["CHARS_PER_TOKEN", "Focus", "Similarity", "focus"]

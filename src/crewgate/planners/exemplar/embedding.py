@@ -15,7 +15,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
-from functools import cached_property, partial
+from functools import cached_property, lru_cache, partial
 from importlib import resources
 from pathlib import Path
 from typing import Any, Protocol
@@ -44,6 +44,16 @@ def default_encoder() -> Encoder:
         return MiniLMEncoder.load()
     except ImportError:
         return LexicalEncoder()
+
+
+@lru_cache(maxsize=1)
+def semantic_similarity() -> Callable[[str, Sequence[str]], list[float]] | None:
+    """MiniLM's cosine similarity when it is installed (loaded once per process), else None:
+    what retrieval adds to its lexical ranking for a large crew (crewgate.render.retrieval)."""
+    try:
+        return MiniLMEncoder.load().similarity
+    except ImportError:
+        return None
 
 
 def encoder_named(name: str) -> Encoder:
