@@ -151,7 +151,8 @@ def compare(
     """Put the planners of several evaluation runs side by side (docs/models.md): report.md
     opens with one table per condition (workflow accuracy, grounding, false dispatch, recall,
     and every substitution class, with Fisher p against the first planner), metrics.json holds
-    them, plots/across.png draws the substitution classes. Each planner is named after its
+    them, plots/across.png draws the substitution classes (each run's own plots stay in its
+    folder). Each planner is named after its
     folder too, so that two models on one backend differ: "llamacpp (smollm2)"."""
     from crewgate.eval.report import compare_runs
 
@@ -163,7 +164,7 @@ def compare(
     for metrics in payload["planners"].values():
         _print_table(metrics)
     out.print(f"[dim]wrote {output}/metrics.json, report.md, table.tex, traces.jsonl"
-              f"{'' if no_plots else ', plots/'}[/]")
+              f"{'' if no_plots else ', plots/across.png'}[/]")
 
 
 def _print_table(metrics: dict[str, Any]) -> None:

@@ -149,9 +149,14 @@ def compare_runs(folders: Sequence[Path], out: Path, *, plots: bool = True) -> d
         trace.path.unlink()
     for record in merged:
         trace.append(record)
-    payload = write_reports(merged, out, plots=plots)
+    # each run's own plots are in its folder: a comparison draws only the planners side by side
+    payload = write_reports(merged, out, plots=False)
     if "planners" not in payload:  # every run had the same single planner label
         raise UserError("the runs hold one planner between them: nothing to compare")
+    if plots:
+        from crewgate.eval.plots_across import plot_across
+
+        plot_across(payload["planners"], out)
     return payload
 
 
