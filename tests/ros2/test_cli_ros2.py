@@ -15,6 +15,7 @@ from tests.cli.support import crewgate_process as crewgate
 from tests.ros2.support import Ros
 
 
+@pytest.mark.slow
 def test_run_over_ros2_with_the_offline_planner(ros: Ros, tmp_path: Path) -> None:
     ros.spawn("sar", "iris", speed=20)
     ros.spawn("sar", "tb3", speed=20)

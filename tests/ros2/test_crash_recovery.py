@@ -23,6 +23,7 @@ from tests.cli.support import CREWGATE, EXAMPLE_PLAN, SAR_REQUEST, write_plan
 from tests.cli.support import crewgate_process as crewgate
 from tests.ros2.support import Client, NodeProcess, Ros
 
+pytestmark = pytest.mark.slow  # processes killed and recovered: tens of seconds each
 ROOT = Path(__file__).resolve().parents[2]
 REQUEST_LINE = re.compile(r"request \S+: (\w+) \(mission (\w+), step (\d+)(, fallback)?\)")
 

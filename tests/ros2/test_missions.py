@@ -173,6 +173,7 @@ def test_robots_never_heard_are_unavailable_and_the_plan_moves_nothing(ros: Ros)
         adapter.close()
 
 
+@pytest.mark.slow
 def test_nodes_and_orchestrator_meet_on_the_topics_the_crew_names(ros: Ros,
                                                                    tmp_path: Path) -> None:
     """A crew's ros2 section renames the victim, e-stop and heartbeat topics: the simulated
