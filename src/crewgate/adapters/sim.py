@@ -49,10 +49,7 @@ class SimAdapter(Adapter):
         """Each robot's own steps of the crew's fallback, run to their end in the simulator
         (the drone lands; at most a minute of simulated time)."""
         started = self.stop_robots(list(self.sim.bodies), "e-stop")
-        for _ in range(round(60.0 / self.sim.dt)):
-            if not self._stops:
-                break
-            self.step()
+        self.finish_stops()
         return started
 
     # -- for a host that owns the clock (the operator service) -----------------------------------
@@ -84,10 +81,13 @@ class SimAdapter(Adapter):
         return {name: [p[1:3] for p in trail[-last:]]
                 for name, trail in self.sim.trajectories.items()}
 
-    @property
-    def stopping(self) -> bool:
-        """Whether a robot's own stop still runs."""
-        return bool(self._stops)
+    def finish_stops(self, within_s: float = 60.0) -> None:
+        """Step the world until the robots' own stops have ended (at most ``within_s`` of
+        simulated time)."""
+        for _ in range(round(within_s / self.sim.dt)):
+            if not self._stops:
+                return
+            self.step()
 
     def down(self) -> list[str]:
         return sorted(n for n, b in self.sim.bodies.items() if b.down)

@@ -175,12 +175,12 @@ def focus(crew: Crew, request: str,
     ``similarity`` gives a sentence encoder's similarity, asked for only when the crew does
     not fit (loading one costs a moment)."""
     budget = crew.context_budget
+    limit = budget * CHARS_PER_TOKEN
     index = _index(crew)
-    if index.whole_chars(budget * CHARS_PER_TOKEN) <= budget * CHARS_PER_TOKEN:
+    if index.whole_chars(limit) <= limit:
         return Focus(crew, True, tuple(crew.workflows), tuple(crew.robots),
                      sum(len(r.skills) for r in crew.robots.values()), tuple(crew.locations),
                      tuple(crew.objects), budget)
-    limit = budget * CHARS_PER_TOKEN
     chosen: list[str] = []
     sub: Crew | None = None
     encoder = similarity() if similarity is not None else None
@@ -188,22 +188,18 @@ def focus(crew: Crew, request: str,
         if len(chosen) >= MAX_WORKFLOWS or (chosen and score <= 0):
             break
         trial = _sub(crew, [*chosen, name], request, with_others=False)
-        if chosen and _chars(trial) > limit:
+        if chosen and _whole_chars(trial) > limit:
             break
         chosen.append(name)
         sub = trial
     assert sub is not None  # a crew has at least one workflow
     full = _sub(crew, chosen, request, with_others=True, limit=limit)
-    if _chars(full) <= limit:
+    if _whole_chars(full) <= limit:
         sub = full
     return Focus(sub, False, tuple(sub.workflows), tuple(sub.robots),
                  sum(len(r.skills) for r in sub.robots.values()), tuple(sub.locations),
                  tuple(sub.objects), budget,
                  "bm25" if encoder is None else "bm25+embeddings")
-
-
-def _chars(crew: Crew) -> int:
-    return _whole_chars(crew)
 
 
 def _sub(crew: Crew, workflows: list[str], request: str, *, with_others: bool,
@@ -245,7 +241,7 @@ def _sub(crew: Crew, workflows: list[str], request: str, *, with_others: bool,
             if name in shown:
                 continue
             shown[name] = table[name]
-            if len(shown) % 25 == 0 and _chars(_copy(crew, {**update, field: shown})) > limit:
+            if len(shown) % 25 == 0 and _whole_chars(_copy(crew, {**update, field: shown})) > limit:
                 for extra in list(shown)[-25:]:
                     if extra not in update[field]:
                         del shown[extra]

@@ -104,7 +104,6 @@ class MissionDesk:
                  approval: Approval = "none", approval_timeout_s: float = APPROVAL_S) -> None:
         self.crew, self.journal = crew, journal
         self.live = robots if isinstance(robots, LiveCrew) else LiveCrew(robots, speed=None)
-        self.adapter = self.live.adapter
         self.gate: Gate = gate_for(crew)
         self.planner = planner
         self.source = source  # who submits by default ("MCP agent")
@@ -136,10 +135,17 @@ class MissionDesk:
         return self.summary(self._draft(mission))
 
     def missions(self) -> list[dict[str, Any]]:
-        """Every mission this desk holds, newest first."""
+        """Every mission this desk holds, newest first: its summary and who asked what (no
+        journal read: a console lists them every few seconds)."""
         with self._changed:
             drafts = sorted(self._drafts.values(), key=lambda d: d.submitted, reverse=True)
-        return [self.summary(d) for d in drafts]
+        return [{**self.summary(d), **self._brief(d)} for d in drafts]
+
+    def _brief(self, draft: Draft) -> dict[str, Any]:
+        with self._changed:
+            return {"request": draft.request, "submitted_by": draft.by,
+                    "submitted_wall": draft.submitted, "robots": list(draft.robots),
+                    "approval": draft.approval}
 
     def holds(self, mission: str) -> bool:
         with self._changed:
@@ -281,11 +287,9 @@ class MissionDesk:
         """Everything a console shows of one mission: the summary, who submitted it, its
         plans with each step's verdict and reason, the approvals, the leased robots."""
         draft = self._draft(mission)
-        out = self.summary(draft)
+        out = {**self.summary(draft), **self._brief(draft)}
         with self._changed:
-            out.update(request=draft.request, submitted_by=draft.by, planner=draft.planner,
-                       submitted_wall=draft.submitted, approval=draft.approval,
-                       decisions=list(draft.decisions), robots=list(draft.robots),
+            out.update(planner=draft.planner, decisions=list(draft.decisions),
                        plan=draft.plan.to_json() if draft.plan is not None else None)
             plans = list(draft.plans)
         out["attempt_plans"] = [p if isinstance(p, dict) else {"raw": p} for p in plans]
@@ -535,7 +539,7 @@ class _Mailbox(Planner):
             written = draft.inbox.pop(0)
             draft.plans.append(written)
             draft.state = "planning"
-        return Proposal(written if isinstance(written, str) else _json(written),
+        return Proposal(written if isinstance(written, str) else json.dumps(written),
                         parse_plan(written))
 
 
@@ -551,10 +555,6 @@ def _dispatched(events: list[Event]) -> list[dict[str, Any]]:
                 sent[-1]["step"] == f"{e.robot}.{e.skill}":
             sent[-1].update(succeeded=bool(e.data.get("succeeded")), message=e.detail)
     return sent
-
-
-def _json(plan: dict[str, Any]) -> str:
-    return json.dumps(plan)
 
 
 def _plain(plan: Mapping[str, Any] | str) -> dict[str, Any] | str:

@@ -165,7 +165,7 @@ def create_app(desk: MissionDesk, tokens: Tokens, *, version: str = "") -> FastA
                     "codes": list(r.codes), "submitted_wall": r.started_wall,
                     "submitted_by": r.meta.get("submitted_by"), "held": False}
                    for r in journal.missions(limit) if r.mission_id not in seen]
-        listed = [{**m, **_brief(desk, m["mission"]), "held": True} for m in held]
+        listed = [{**m, "held": True} for m in held]
         return _json((listed + history)[:limit])
 
     @app.get("/api/missions/{mission}", summary="One mission: plan, verdicts, dispatches")
@@ -412,12 +412,6 @@ def _int(value: str | None, what: str) -> int | None:
 
 def _event_json(event: Event) -> dict[str, Any]:
     return {"id": event.id, **event.to_json()}
-
-
-def _brief(desk: MissionDesk, mission: str) -> dict[str, Any]:
-    detail = desk.detail(mission)
-    return {k: detail[k] for k in ("request", "submitted_by", "submitted_wall", "robots",
-                                   "approval")}
 
 
 def _crew_json(desk: MissionDesk) -> dict[str, Any]:

@@ -50,8 +50,7 @@ class LiveCrew:
         self.speed = speed
         self.lock = threading.RLock()  # the adapter's hooks, and the simulator's step
         self._ticked = threading.Condition(self.lock)
-        self._crew_stop: str | None = None
-        self._robot_stops: dict[str, str] = {}
+        self._robot_stops: dict[str, str] = {}  # the crew's own stop is the adapter's
         self._missions = 0  # running missions: the backend hears of the first and the last
         self._deciding = 0  # missions between a step's authorization and its send
         self._closed = threading.Event()
@@ -125,7 +124,7 @@ class LiveCrew:
 
     def stop_reason(self, robots: Collection[str] | None = None) -> str | None:
         """Why motion must stop for a mission on ``robots`` (None: the crew-wide stops)."""
-        crew_wide = self._crew_stop or self.adapter.abort_reason()
+        crew_wide = self.adapter.abort_reason()  # ours (engage_stop), or the robots' topic
         if crew_wide is not None:
             return crew_wide
         for robot in robots or ():
@@ -135,8 +134,7 @@ class LiveCrew:
         return None
 
     def stops(self) -> dict[str, Any]:
-        return {"crew": self._crew_stop or self.adapter.abort_reason(),
-                "robots": dict(self._robot_stops)}
+        return {"crew": self.stop_reason(), "robots": dict(self._robot_stops)}
 
     def engage_stop(self, why: str, robot: str | None = None) -> list[str]:
         """Engage the e-stop (the crew's, or one robot's): missions leasing the stopped robots
@@ -147,7 +145,6 @@ class LiveCrew:
                             f"(robots: {', '.join(self.crew.robots)})")
         with self.lock:
             if robot is None:
-                self._crew_stop = why
                 self.adapter.engage_stop(why)
             else:
                 self._robot_stops[robot] = why
@@ -156,7 +153,6 @@ class LiveCrew:
     def release_stop(self, robot: str | None = None) -> None:
         with self.lock:
             if robot is None:
-                self._crew_stop = None
                 self._robot_stops.clear()
                 self.adapter.release_stop()
             else:
@@ -166,11 +162,8 @@ class LiveCrew:
         if self.sim is None:
             return []  # robots behind a network stop themselves on their e-stop topic
         started = self.sim.stop_robots(robots, why)
-        if self._clock is None:  # unpaced: the stops run to their end now (at most a minute)
-            for _ in range(round(60.0 / self.sim.sim.dt)):
-                if not self.sim.stopping:
-                    break
-                self.sim.step()
+        if self._clock is None:  # unpaced: the stops run to their end now
+            self.sim.finish_stops()
         return started
 
     # -- what a map shows -------------------------------------------------------------------------
