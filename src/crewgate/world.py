@@ -10,7 +10,7 @@ import copy
 import math
 import threading
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from crewgate.spec import Crew
@@ -27,12 +27,12 @@ class BindingValue:
     stamp: float
     confidence: float | None = None
     source: str = ""
+    # every coordinate a finite number: judged once, when published, not at every check
+    finite: bool = field(init=False, repr=False, compare=False)
 
-    @property
-    def finite(self) -> bool:
-        return self.value is not None and all(
-            isinstance(v, int | float) and math.isfinite(v) for v in self.value
-        )
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "finite", self.value is not None and all(
+            isinstance(v, int | float) and math.isfinite(v) for v in self.value))
 
     def to_json(self) -> dict[str, Any]:
         value = None if self.value is None else [_json_float(v) for v in self.value]

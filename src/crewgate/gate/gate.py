@@ -18,7 +18,7 @@ from functools import partial
 from typing import Any
 
 from crewgate.codes import Code, Findings, Problem
-from crewgate.gate.settled import Settled, SettledPlan, SettledPlans
+from crewgate.gate.settled import Settled, SettledPlan, SettledPlans, clean
 from crewgate.gate.verdict import PlanVerdict, StepVerdict
 from crewgate.plan import ParseFailure, Plan, Step
 from crewgate.spec import Crew, Skill
@@ -125,14 +125,16 @@ class Gate:
         bindings = dict(world.bindings)
         produced: set[str] = set()
         verdicts: list[StepVerdict] = []
+        last = len(plan.steps) - 1
         for index, step in enumerate(plan.steps):
             check = self.judge(settled.steps[index], index, step, Mode.PLAN, plan.workflow,
                                state, now, bindings, _NONE, _NONE, settled.planned, produced)
             skill = settled.skills[index]
-            if skill is not None:
+            if skill is not None and index < last:  # what the last step leaves, none reads
                 if check.typed is not None and step.robot in state:
                     self._predict(skill, step.robot, check.typed, state)
-                produced.update(skill.produces)
+                if skill.produces:
+                    produced.update(skill.produces)
             verdicts.append(check.verdict)
         return PlanVerdict(problems=settled.problems, steps=tuple(verdicts),
                            workflow=plan.workflow)
@@ -167,9 +169,12 @@ class Gate:
             request = Findings(index)
             self.intent.check(held.brief, held.steps, index, held.asked, request)
             # a problem under the request's rule is never a skippable one: judge's skip holds
+            rules = (*progress.items, *settled.rules)
+            requested = tuple(request.items)
             steps[index] = Settled(settled.skill, settled.typed, settled.given,
-                                   settled.workflow, None, settled.before,
-                                   (*progress.items, *settled.rules), tuple(request.items))
+                                   settled.workflow, None, settled.before, rules, requested,
+                                   clean(index, step.robot, step.skill, settled.workflow,
+                                         (*settled.before, *rules, *requested)))
         return SettledPlan(facts, refs, planned, tuple(steps),
                            tuple(self.crew.skill(s.robot, s.skill) for s in plan.steps),
                            tuple(plan_level.items))
@@ -235,8 +240,9 @@ class Gate:
         request = Findings(index)
         if held is not None and mode is Mode.DISPATCH and index < len(held.steps):
             self.intent.check(held.brief, held.steps, index, held.asked, request, dispatch=True)
-        return Settled(skill, typed, given, wf, progress, tuple(f.items), tuple(rules.items),
-                       tuple(request.items))
+        before, ruled, requested = tuple(f.items), tuple(rules.items), tuple(request.items)
+        return Settled(skill, typed, given, wf, progress, before, ruled, requested,
+                       clean(index, step.robot, step.skill, wf, (*before, *ruled, *requested)))
 
     def judge(self, settled: Settled, index: int, step: Step, mode: Mode,
               workflow: str | None, state: State, now: float,
@@ -246,18 +252,18 @@ class Gate:
         """The step's verdict now: its settled problems, in the order of the checks, with
         what can change since (the workflow's progress, availability, preconditions,
         runtime bindings)."""
-        f = Findings(index, list(settled.before))
         skill, typed = settled.skill, settled.typed
+        progress = Findings(index)
         if settled.progress is not None and workflow is not None:
             settled.progress.check(workflow, step.robot, step.ref, started, completed, planned,
-                                   f)
-        f.items += settled.rules
+                                   progress)
+        live = Findings(index)
         resolved: dict[str, BindingValue] = {}
         deferred: list[str] = []
-        if step.robot in self._robots and _available(step.robot, state, f) \
+        if step.robot in self._robots and _available(step.robot, state, live) \
                 and skill is not None and typed is not None:
             if skill.preconditions:
-                skill.check_preconditions(step.ref, step.robot, typed, state, f)
+                skill.check_preconditions(step.ref, step.robot, typed, state, live)
             for pname in skill.binding_params:
                 name = typed.get(pname)
                 if name is None:
@@ -266,16 +272,18 @@ class Gate:
                     deferred.append(name)  # published by an earlier step; checked at dispatch
                     continue
                 value = bindings.get(name)
-                self._bindings[name].check(name, value, now, self._area, f)
+                self._bindings[name].check(name, value, now, self._area, live)
                 if value is not None:
                     # passed on even when refused: with enforcement off the robot acts on it
                     resolved[name] = value
-        f.items += settled.request
-        wf = settled.workflow
-        skip = bool(wf is not None and f.items and wf.partial
-                    and all(p.code is Code.ROBOT_UNAVAILABLE for p in f.items))
-        verdict = StepVerdict(index, step.robot, step.skill, tuple(f.items),
-                              tuple(deferred) if deferred else (), skip)
+        if settled.clean is not None and not (progress.items or live.items or deferred):
+            return StepCheck(settled.clean, typed, resolved, settled.given)
+        problems = (*settled.before, *progress.items, *settled.rules, *live.items,
+                    *settled.request)
+        verdict = clean(index, step.robot, step.skill, settled.workflow, problems)
+        if deferred:
+            verdict = StepVerdict(index, step.robot, step.skill, problems, tuple(deferred),
+                                  verdict.skip)
         return StepCheck(verdict, typed, resolved, settled.given)
 
     def _capability(self, step: Step, mode: Mode, f: Findings) -> Skill | None:

@@ -19,7 +19,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from crewgate.codes import Problem
+from crewgate.codes import Code, Problem
+from crewgate.gate.verdict import StepVerdict
 from crewgate.plan import Plan
 from crewgate.spec import Skill, Workflow
 from crewgate.text.request import RequestFacts
@@ -43,6 +44,18 @@ class Settled:
     before: tuple[Problem, ...]
     rules: tuple[Problem, ...]
     request: tuple[Problem, ...]
+    # the step's verdict when nothing that can change adds a problem (see :func:`clean`)
+    clean: StepVerdict | None = None
+
+
+def clean(index: int, robot: str, skill: str, workflow: Workflow | None,
+          problems: tuple[Problem, ...]) -> StepVerdict:
+    """The verdict of step ``index`` whose problems are only these settled ones: what the
+    gate gives whenever availability, preconditions, bindings and progress add nothing (most
+    steps, most of the time), built once instead of at every check."""
+    skip = bool(workflow is not None and problems and workflow.partial
+                and all(p.code is Code.ROBOT_UNAVAILABLE for p in problems))
+    return StepVerdict(index, robot, skill, problems, (), skip)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +122,7 @@ class SettledPlans:
         if at == index or not (settled.before or settled.rules):
             return settled
         return replace(settled, before=_at(settled.before, index),
-                       rules=_at(settled.rules, index))
+                       rules=_at(settled.rules, index), clean=None)
 
     def clear(self) -> None:
         self._kept.clear()

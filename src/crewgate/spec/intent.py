@@ -578,6 +578,8 @@ class Intent(IntentChecks, Rule):
             brief.zones += whole.zones
             return
         for clause in CLAUSE_BREAK.split(text):
+            if DIGIT.search(clause) is None:
+                continue  # no number: no point, no zone
             facts = RequestFacts.read(clause)
             if (facts.points or facts.zones) and not Reading(clause).scopes:
                 brief.points += facts.points
@@ -632,6 +634,7 @@ def _same(value: object, stated: tuple[float, ...]) -> bool:
 
 # where a clause ends in the text (a stop and a space; not the point of "2.5")
 CLAUSE_BREAK = re.compile(r"[.!?;:](?:\s+|$)|\s[-\u2013\u2014]+\s")
+DIGIT = re.compile(r"\d")
 
 
 def _uncarried(mentions: Sequence[Mention], steps: Sequence[PlannedStep]) -> list[Mention]:

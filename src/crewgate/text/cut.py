@@ -38,10 +38,11 @@ class Cut:
         self.gap_text = self.pieces[0::3]
         self.numbers = self.pieces[1::3]
         self.units = self.pieces[2::3]
-        self.gaps = list(map(gaps.__getitem__, self.gap_text))
+        # every shape takes two numbers: with fewer, no gap needs classifying
+        self.gaps = list(map(gaps.__getitem__, self.gap_text)) if len(self.numbers) > 1 else []
         # a shape can fit only if some gap offers its opener, some its separator, some its closer
-        every = reduce(or_, (gaps[t].code for t in set(self.gap_text)), 0)
-        self.possible = every & every >> 16 & every >> 32 if len(self.numbers) > 1 else 0
+        every = reduce(or_, (gaps[t].code for t in set(self.gap_text)), 0) if self.gaps else 0
+        self.possible = every & every >> 16 & every >> 32
         self._ends: list[int] = []
         self._candidates: list[tuple[int, int]] | None = None
 

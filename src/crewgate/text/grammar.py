@@ -46,33 +46,50 @@ class Grammar:
     longest: int  # the most tokens a match can have
     language: dict[Option, Spacing]  # every token sequence it accepts (see the module's doc)
 
-    def fits(self, toks: Sequence[Tok], space_after: bool) -> bool:
+    def fits(self, toks: Sequence[Tok], space_after: bool,
+             lows: tuple[str, ...] | None = None) -> bool:
         """Whether these tokens, all of them, are one match (``space_after``: whether whitespace
-        follows the last token)."""
-        ways = self.language.get(tuple([t.low for t in toks]))
-        if ways is None:
-            return False
-        n = len(toks)
-        return any(all(toks[j].spaced if j < n else space_after for j in way) for way in ways)
+        follows the last token; ``lows``: their lower-case words, when the caller has them)."""
+        ways = self.language.get(tuple([t.low for t in toks]) if lows is None else lows)
+        return ways is not None and _spaced(ways, toks, 0, len(toks), space_after)
 
-    def suffix(self, toks: Sequence[Tok], space_after: bool) -> int | None:
+    def suffix(self, toks: Sequence[Tok], space_after: bool,
+               lows: tuple[str, ...] | None = None) -> int | None:
         """The index of the first token of the longest match ending with the last token (the
         leftmost start, as a regular expression would find it); ``len(toks)`` when only the
         empty match fits; None when nothing fits."""
-        if toks and toks[-1].low in self.lasts:
-            for k in range(max(0, len(toks) - self.longest), len(toks)):
-                if self.fits(toks[k:], space_after):
+        n = len(toks)
+        if n and toks[-1].low in self.lasts:
+            if lows is None:
+                lows = tuple([t.low for t in toks])
+            language = self.language
+            for k in range(max(0, n - self.longest), n):
+                ways = language.get(lows[k:])
+                if ways is not None and _spaced(ways, toks, k, n, space_after):
                     return k
-        return len(toks) if self.empty else None
+        return n if self.empty else None
 
-    def prefix(self, toks: Sequence[Tok]) -> int | None:
+    def prefix(self, toks: Sequence[Tok], lows: tuple[str, ...] | None = None) -> int | None:
         """The length of the longest match starting with the first token (0: the empty match
         only), or None."""
         if toks and toks[0].low in self.firsts:
+            if lows is None:
+                lows = tuple([t.low for t in toks])
+            language = self.language
             for n in range(min(len(toks), self.longest), 0, -1):
-                if self.fits(toks[:n], toks[n].spaced if n < len(toks) else True):
+                ways = language.get(lows[:n])
+                if ways is not None and _spaced(ways, toks, 0, n,
+                                                toks[n].spaced if n < len(toks) else True):
                     return n
         return 0 if self.empty else None
+
+
+def _spaced(ways: Spacing, toks: Sequence[Tok], start: int, end: int, space_after: bool) -> bool:
+    """Whether one way of deriving ``toks[start:end]`` has whitespace wherever it needs it
+    (``space_after``: whitespace follows ``toks[end - 1]``)."""
+    n = end - start
+    return any(all(toks[start + j].spaced if j < n else space_after for j in way)
+               for way in ways)
 
 
 def _edge(slots: Sequence[Slot], at: int) -> frozenset[str]:

@@ -117,8 +117,13 @@ def _classify(gap: str) -> Gap:
     first_tok, last_tok = _edge(gap)
     if first_tok and first_tok not in _FIRSTS and last_tok not in _LASTS:
         return _PLAIN
-    first, last = head(gap), tail(gap)
-    return _classified(gap, first, last, first if len(first) < HEAD else None)
+    # an end whose token no shape uses there offers what an end with no tokens offers (the
+    # empty matches of the optional openers and closers), so it is not tokenized; nor can such
+    # a gap separate two numbers (every separator starts with a token of _FIRSTS)
+    first = head(gap) if not first_tok or first_tok in _FIRSTS else []
+    last = tail(gap) if last_tok in _LASTS else []
+    whole = first if len(first) < HEAD and (first or not first_tok) else None
+    return _classified(gap, first, last, whole)
 
 
 Shaped = tuple[int, tuple[int | None, ...], tuple[int | None, ...]]
@@ -144,22 +149,25 @@ def _classified(gap: str, first: list[Tok], last: list[Tok], whole: list[Tok] | 
 
 def _shape_of(gap: str, first: list[Tok], last: list[Tok], whole: list[Tok] | None) -> Shaped:
     spaced = spaced_end(gap)
+    first_lows, last_lows = tuple([t.low for t in first]), tuple([t.low for t in last])
+    whole_lows = first_lows if whole is not None else None
+    hyphen_between = whole is not None and (whole_lows in (("-",), ("–",)) or (
+        not whole and bool(gap)))
     openers: list[int | None] = []
     closers: list[int | None] = []
     before = between = after = 0
     for shape in SHAPES:
         if shape.before is None or shape.between is None:  # the hyphen range (see cut.py)
             k: int | None = 0
-            ok_between = whole is not None and (
-                [t.low for t in whole] in (["-"], ["–"]) or (not whole and bool(gap)))
-            n = None if gap.startswith(".") else shape.after.prefix(first)
+            ok_between = hyphen_between
+            n = None if gap.startswith(".") else shape.after.prefix(first, first_lows)
         else:
-            k = shape.before.suffix(last, spaced)
+            k = shape.before.suffix(last, spaced, last_lows)
             if shape.spaced and not spaced:
                 k = None
-            ok_between = whole is not None and (shape.between.fits(whole, spaced) or (
+            ok_between = whole is not None and (shape.between.fits(whole, spaced, whole_lows) or (
                 shape.between is SEP and dot_split(gap, whole)))
-            n = shape.after.prefix(first)
+            n = shape.after.prefix(first, first_lows)
         openers.append(k)
         closers.append(n)
         before |= shape.bit * (k is not None)
