@@ -1,10 +1,11 @@
 """Run every crewgate benchmark, one at a time, and summarize the figures against the targets.
 
 Each benchmark (bench_authorize, bench_validate, bench_intent, bench_request, bench_mission,
-bench_memory, bench_planner, bench_eval, bench_eval_jobs, bench_ros2, bench_service,
-bench_scale) runs as its own subprocess with this interpreter, strictly in sequence (they must
-not compete for the CPU), with ``--json`` pointing at a temporary file; its own tables are shown
-as it runs. The summary lists every target with its measured value, then every other figure.
+bench_memory, bench_planner, bench_busy, bench_eval, bench_eval_jobs, bench_ros2,
+bench_service, bench_scale) runs as its own subprocess with this interpreter, strictly in
+sequence (they must not compete for the CPU), with ``--json`` pointing at a temporary file;
+its own tables are shown as it runs. The summary lists every target with its measured value,
+then every other figure.
 Exit status: 0 when every target is met, 1 when a target is missed, 2 when a benchmark failed to
 produce its figures.
 
@@ -27,8 +28,8 @@ from benchlib import EXIT_SKIPPED
 
 HERE = Path(__file__).resolve().parent
 BENCHES = ("bench_authorize", "bench_validate", "bench_intent", "bench_request", "bench_mission",
-           "bench_memory", "bench_planner", "bench_eval", "bench_eval_jobs", "bench_ros2",
-           "bench_service", "bench_scale")
+           "bench_memory", "bench_planner", "bench_busy", "bench_eval", "bench_eval_jobs",
+           "bench_ros2", "bench_service", "bench_scale")
 
 
 def run_one(name: str, quick: bool, out: Path) -> tuple[int, float, dict[str, Any] | None]:
