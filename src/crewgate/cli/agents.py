@@ -10,15 +10,7 @@ from pathlib import Path
 import typer
 
 from crewgate.cli.app import app
-from crewgate.cli.backends import (
-    BackendOpt,
-    BackendOptionOpt,
-    FaultOpt,
-    NamespaceOpt,
-    WaitForOpt,
-    WorldOpt,
-    choose_backend,
-)
+from crewgate.cli.backends import BACKEND, BackendArgs, backend_options
 from crewgate.cli.common import CrewArg, JournalOpt, JsonOpt, SeedOpt, out, print_json
 from crewgate.cli.planning import PLANNERS, PlannerArgs, planner_options
 from crewgate.errors import UserError
@@ -26,15 +18,11 @@ from crewgate.errors import UserError
 
 @app.command()
 @planner_options()
+@backend_options()
 def mcp(
     crew: str = CrewArg,
     planners: PlannerArgs = PLANNERS,
-    backend: str = BackendOpt,
-    backend_option: list[str] = BackendOptionOpt,
-    world: str | None = WorldOpt,
-    fault: list[str] = FaultOpt,
-    wait_for: float | None = WaitForOpt,
-    namespace: str | None = NamespaceOpt,
+    backend: BackendArgs = BACKEND,
     seed: int = SeedOpt,
     journal: Path | None = JournalOpt,
     http: int | None = typer.Option(None, "--http", min=0, max=65535, metavar="PORT",
@@ -62,8 +50,7 @@ def mcp(
 
     spec = load_crew(crew)
     chosen = planners.build_one(spec, seed=seed)
-    where = choose_backend(backend, backend_option, world=world, fault=fault,
-                           wait_for=wait_for, namespace=namespace, seed=seed)
+    where = backend.choose(seed=seed)
     adapter = where.open(spec)
     jr = Journal(journal)
     desk = MissionDesk(spec, adapter, jr, planner=chosen, source="MCP agent")

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import functools
+import inspect
 import json
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
 
 import typer
 from rich.console import Console
@@ -59,3 +61,35 @@ def option_values(flag: str, kind: str, shorthands: Mapping[str, object],
     for key, given in items_given.items():
         values[key] = given[0] if len(given) == 1 else given
     return values
+
+
+R = TypeVar("R")
+
+
+def expand_parameter(command: Callable[..., R], kind: type, added: Sequence[inspect.Parameter],
+                     collect: Callable[[dict[str, Any]], object]) -> Callable[..., R]:
+    """The command with its parameter annotated ``kind`` replaced by the ``added`` options, in
+    its place (what ``--help`` lists); the command receives ``collect(values)``, the added
+    options' values by parameter name, as that parameter. How a group of options shared by
+    several commands (the planner's, the backend's) is defined once."""
+    signature = inspect.signature(command, eval_str=True)
+    params = list(signature.parameters.values())
+    [target] = [p for p in params if p.annotation is kind]
+    names = [p.name for p in added]
+
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> R:
+        kwargs[target.name] = collect({name: kwargs.pop(name) for name in names})
+        return command(*args, **kwargs)
+
+    at = params.index(target)
+    new = signature.replace(parameters=[*params[:at], *added, *params[at + 1:]])
+    wrapper.__signature__ = new  # type: ignore[attr-defined]
+    wrapper.__annotations__ = {p.name: p.annotation for p in new.parameters.values()}
+    return wrapper
+
+
+def option_parameter(name: str, annotation: Any, option: Any) -> inspect.Parameter:
+    """A command parameter ``name`` of this type whose default is a ``typer.Option``."""
+    return inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=option,
+                             annotation=annotation)

@@ -10,7 +10,6 @@ shorthands only spell common ones, and one the chosen backend does not take is a
 
 from __future__ import annotations
 
-import functools
 import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -19,7 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import typer
 
-from crewgate.cli.common import option_values
+from crewgate.cli.common import expand_parameter, option_parameter, option_values
 from crewgate.errors import UserError, did_you_mean
 
 if TYPE_CHECKING:
@@ -116,9 +115,6 @@ def planner_options(*, many: bool = False) -> Callable[[Callable[..., R]], Calla
     parameter. ``many``: ``--planner`` is repeatable (``eval``)."""
 
     def decorate(command: Callable[..., R]) -> Callable[..., R]:
-        signature = inspect.signature(command, eval_str=True)
-        params = list(signature.parameters.values())
-        [target] = [p for p in params if p.annotation is PlannerArgs]
         added = [_param("planner", list[str] if many else str | None, [] if many else None,
                         "--planner", help="Planner backend (see `crewgate planners`; default "
                         f"{DEFAULT_PLANNER})" + (", repeatable." if many else "."))]
@@ -129,20 +125,14 @@ def planner_options(*, many: bool = False) -> Callable[[Callable[..., R]], Calla
                             help="Any backend option (repeatable); `crewgate planners` lists "
                             "them."))
 
-        @functools.wraps(command)
-        def wrapper(*args: Any, **kwargs: Any) -> R:
-            names = kwargs.pop(_name("planner"))
-            shorthands = {s.option: kwargs.pop(_name(s.option)) for s in SHORTHANDS}
-            values = option_values("-o", "planner", shorthands, kwargs.pop(_name("option")))
+        def collect(given: dict[str, Any]) -> PlannerArgs:
+            names = given[_name("planner")]
+            shorthands = {s.option: given[_name(s.option)] for s in SHORTHANDS}
+            values = option_values("-o", "planner", shorthands, given[_name("option")])
             chosen = tuple(dict.fromkeys(names)) if many else ((names,) if names else ())
-            kwargs[target.name] = PlannerArgs(chosen, values)
-            return command(*args, **kwargs)
+            return PlannerArgs(chosen, values)
 
-        at = params.index(target)
-        new = signature.replace(parameters=[*params[:at], *added, *params[at + 1:]])
-        wrapper.__signature__ = new  # type: ignore[attr-defined]
-        wrapper.__annotations__ = {p.name: p.annotation for p in new.parameters.values()}
-        return wrapper
+        return expand_parameter(command, PlannerArgs, added, collect)
 
     return decorate
 
@@ -155,5 +145,4 @@ def _param(option: str, annotation: Any, default: object, *decls: str, help: str
            metavar: str | None = None) -> inspect.Parameter:
     info = typer.Option(default, *decls, help=help, metavar=metavar, rich_help_panel=PANEL,
                         show_default=False)
-    return inspect.Parameter(_name(option), inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                             default=info, annotation=annotation)
+    return option_parameter(_name(option), annotation, info)

@@ -9,15 +9,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from crewgate.cli.app import app
-from crewgate.cli.backends import (
-    BackendOpt,
-    BackendOptionOpt,
-    FaultOpt,
-    NamespaceOpt,
-    WaitForOpt,
-    WorldOpt,
-    choose_backend,
-)
+from crewgate.cli.backends import BACKEND, BackendArgs, backend_options
 from crewgate.cli.common import CrewArg, JournalOpt, JsonOpt, out, print_json
 
 if TYPE_CHECKING:
@@ -25,14 +17,10 @@ if TYPE_CHECKING:
 
 
 @app.command()
+@backend_options()
 def recover(
     crew: str = CrewArg,
-    backend: str = BackendOpt,
-    backend_option: list[str] = BackendOptionOpt,
-    world: str | None = WorldOpt,
-    fault: list[str] = FaultOpt,
-    wait_for: float | None = WaitForOpt,
-    namespace: str | None = NamespaceOpt,
+    backend: BackendArgs = BACKEND,
     journal: Path | None = JournalOpt,
     as_json: bool = JsonOpt,
 ) -> None:
@@ -57,8 +45,7 @@ def recover(
     from crewgate.spec import load_crew
 
     spec = load_crew(crew)
-    where = choose_backend(backend, backend_option, world=world, fault=fault,
-                           wait_for=wait_for, namespace=namespace)
+    where = backend.choose()
     jr = Journal(journal, create=False)
     try:
         missions = unfinished(jr, spec.name)

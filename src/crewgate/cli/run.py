@@ -9,15 +9,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from crewgate.cli.app import app
-from crewgate.cli.backends import (
-    BackendOpt,
-    BackendOptionOpt,
-    FaultOpt,
-    NamespaceOpt,
-    WaitForOpt,
-    WorldOpt,
-    choose_backend,
-)
+from crewgate.cli.backends import BACKEND, BackendArgs, backend_options
 from crewgate.cli.common import (
     EXIT_PLANNER,
     ConditionOpt,
@@ -40,6 +32,7 @@ if TYPE_CHECKING:
 
 @app.command()
 @planner_options()
+@backend_options()
 def run(
     crew: str = CrewArg,
     request: str = typer.Argument(..., metavar="REQUEST",
@@ -48,12 +41,7 @@ def run(
     condition: str | None = ConditionOpt,
     no_enforce: bool = typer.Option(False, "--no-enforce", help="Record the gate's verdicts but "
                                     "dispatch anyway (the study's ro-prompt condition)."),
-    backend: str = BackendOpt,
-    backend_option: list[str] = BackendOptionOpt,
-    world: str | None = WorldOpt,
-    fault: list[str] = FaultOpt,
-    wait_for: float | None = WaitForOpt,
-    namespace: str | None = NamespaceOpt,
+    backend: BackendArgs = BACKEND,
     seed: int = SeedOpt,
     journal: Path | None = JournalOpt,
     as_json: bool = JsonOpt,
@@ -83,8 +71,7 @@ def run(
     started = time.perf_counter()
     chosen = planners.build_one(spec, seed=seed)  # e.g. the exemplar loads MiniLM here
     planner_load_s = time.perf_counter() - started
-    chosen_backend = choose_backend(backend, backend_option, world=world, fault=fault,
-                                    wait_for=wait_for, namespace=namespace, seed=seed)
+    chosen_backend = backend.choose(seed=seed)
     adapter = chosen_backend.open(spec)
     try:
         _connect(adapter, spec, crew, chosen_backend.wait_s, quiet=as_json)

@@ -11,15 +11,7 @@ from pathlib import Path
 import typer
 
 from crewgate.cli.app import app
-from crewgate.cli.backends import (
-    BackendOpt,
-    BackendOptionOpt,
-    FaultOpt,
-    NamespaceOpt,
-    WaitForOpt,
-    WorldOpt,
-    choose_backend,
-)
+from crewgate.cli.backends import BACKEND, BackendArgs, backend_options
 from crewgate.cli.common import CrewArg, JournalOpt, SeedOpt
 from crewgate.cli.planning import PLANNERS, PlannerArgs, planner_options
 from crewgate.errors import UserError
@@ -30,15 +22,11 @@ APPROVALS = ("none", "required", "two_person")
 
 @app.command()
 @planner_options()
+@backend_options()
 def serve(
     crew: str = CrewArg,
     planners: PlannerArgs = PLANNERS,
-    backend: str = BackendOpt,
-    backend_option: list[str] = BackendOptionOpt,
-    world: str | None = WorldOpt,
-    fault: list[str] = FaultOpt,
-    wait_for: float | None = WaitForOpt,
-    namespace: str | None = NamespaceOpt,
+    backend: BackendArgs = BACKEND,
     seed: int = SeedOpt,
     journal: Path | None = JournalOpt,
     host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (another "
@@ -96,8 +84,7 @@ def serve(
         users.add(digest(session_token), User("local", "admin"))
     spec = load_crew(crew)
     chosen = planners.build_one(spec, seed=seed)
-    where = choose_backend(backend, backend_option, world=world, fault=fault,
-                           wait_for=wait_for, namespace=namespace, seed=seed)
+    where = backend.choose(seed=seed)
     sock = listen(host, port)  # before anything starts: a taken port fails at once
     adapter = where.open(spec)
     live = LiveCrew(adapter, speed=speed if speed > 0 else None)

@@ -8,15 +8,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 import typer
 
 from crewgate.cli.app import app
-from crewgate.cli.backends import (
-    BackendOpt,
-    BackendOptionOpt,
-    FaultOpt,
-    NamespaceOpt,
-    WaitForOpt,
-    WorldOpt,
-    choose_backend,
-)
+from crewgate.cli.backends import BACKEND, BackendArgs, backend_options
 from crewgate.cli.common import CrewArg, JsonOpt, out, print_json
 
 if TYPE_CHECKING:
@@ -32,14 +24,10 @@ class _Heard(Protocol):
 
 
 @app.command()
+@backend_options()
 def status(
     crew: str = CrewArg,
-    backend: str = BackendOpt,
-    backend_option: list[str] = BackendOptionOpt,
-    world: str | None = WorldOpt,
-    fault: list[str] = FaultOpt,
-    wait_for: float | None = WaitForOpt,
-    namespace: str | None = NamespaceOpt,
+    backend: BackendArgs = BACKEND,
     as_json: bool = JsonOpt,
 ) -> None:
     """Print each robot's live state and availability (over ROS 2, when it was last heard).
@@ -52,8 +40,7 @@ def status(
     from crewgate.spec import load_crew
 
     spec = load_crew(crew)
-    where = choose_backend(backend, backend_option, world=world, fault=fault,
-                           wait_for=wait_for, namespace=namespace)
+    where = backend.choose()
     adapter = where.open(spec)
     try:
         if where.wait_s > 0:
