@@ -16,7 +16,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from functools import cached_property
-from itertools import pairwise
+from itertools import accumulate, compress, pairwise
 
 from crewgate.text.words import word_stream
 
@@ -165,45 +165,53 @@ class Reading:
     def __init__(self, text: str) -> None:
         self.text = text
         self.words, self.seps = word_stream(text)
-        n = len(self.words)
-        self.clause_of: list[int] = []
-        clause = 0
-        self.clause_starts = [0]
+        words, seps = self.words, self.seps
+        n = len(words)
         ends: dict[str, bool] = {}  # whether a separator ends a clause, per distinct one
-        for i in range(n):
-            self.clause_of.append(clause)
-            sep = self.seps[i]
-            end = ends.get(sep)
-            if end is None:
-                end = ends[sep] = not STOPS.isdisjoint(sep) or " - " in sep
-            if end:
-                clause += 1
-                self.clause_starts.append(i + 1)
+        for sep in set(seps):
+            ends[sep] = not STOPS.isdisjoint(sep) or " - " in sep
+        ended = list(map(ends.__getitem__, seps))
+        # clause_of[i]: the clauses ended before word i
+        self.clause_of: list[int] = list(accumulate(ended[:n - 1], initial=0)) if n else []
+        self.clause_starts = [0, *compress(range(1, n + 1), ended)]
         # where each word's part of its clause begins: ", and the drone ..." begins a part
         self.part_start: list[int] = []
         begin = 0
+        starts = set(self.clause_starts)
         for i in range(n):
-            if i == self.clause_starts[self.clause_of[i]] or (
-                    "," in self.seps[i - 1] and self.words[i] in CLAUSE_JOINS):
+            if i in starts or ("," in seps[i - 1] and words[i] in CLAUSE_JOINS):
                 begin = i
             self.part_start.append(begin)
         self._mentions: dict[tuple[int, bool], list[Mention]] = {}
-        self._index: dict[str, list[tuple[tuple[str, ...], int]]] = defaultdict(list)
-        for i, word in enumerate(self.words):
-            self._index[word].append(((word,), i))
+        self._index: dict[str, list[int]] = {}  # each word's positions
+        for i, word in enumerate(words):
+            at = self._index.get(word)
+            if at is None:
+                self._index[word] = [i]
+            else:
+                at.append(i)
+
+    def _starts(self, by_first: Mapping[str, list[tuple[str, ...]]]
+                ) -> list[tuple[int, tuple[str, ...]]]:
+        """Where a phrase of the table starts, with it."""
+        words, index = self.words, self._index
+        out = []
+        # the words in both, by walking the smaller (a cue list is short, a crew's names many)
+        common = ([w for w in by_first if w in index] if len(by_first) < len(index)
+                  else [w for w in index if w in by_first])
+        for word in common:
+            phrases = by_first[word]
+            for i in index[word]:
+                for phrase in phrases:
+                    if words[i:i + len(phrase)] == phrase:
+                        out.append((i, phrase))
+        return out
 
     # -- cues ---------------------------------------------------------------------------------
 
     def find(self, phrases: tuple[tuple[str, ...], ...]) -> list[tuple[int, int]]:
         """Where each phrase occurs as whole words, (start, end), in order."""
-        by_first = _by_first(phrases)
-        found = []
-        for word in by_first.keys() & self._index.keys():  # the words that start a phrase
-            for _, i in self._index[word]:
-                for phrase in by_first[word]:
-                    if self.words[i:i + len(phrase)] == phrase:
-                        found.append((i, i + len(phrase)))
-        return sorted(set(found))
+        return sorted({(i, i + len(phrase)) for i, phrase in self._starts(_by_first(phrases))})
 
     def said(self, start: int, end: int) -> str:
         """Words as the request wrote them between (folded: "Don't" is "don't")."""
@@ -274,14 +282,7 @@ class Reading:
         return list(self._mentions[key])
 
     def _find_mentions(self, table: PhraseTable, stays: bool) -> list[Mention]:
-        by_first = _by_first(table)
-        spans = []
-        words = self.words
-        for word in by_first.keys() & self._index.keys():  # the words that start a phrase
-            for _, i in self._index[word]:
-                for phrase in by_first[word]:
-                    if words[i:i + len(phrase)] == phrase:
-                        spans.append((i, i + len(phrase), phrase))
+        spans = [(i, i + len(phrase), phrase) for i, phrase in self._starts(_by_first(table))]
         spans.sort(key=lambda s: (s[0], -(s[1] - s[0])))  # one phrase per start and length
         out: list[Mention] = []
         taken_until = -1
