@@ -18,13 +18,14 @@ from functools import partial
 from typing import Any
 
 from crewgate.codes import Code, Findings, Problem
+from crewgate.gate.predict import Prediction
 from crewgate.gate.settled import Settled, SettledPlan, SettledPlans, clean
+from crewgate.gate.unknown import Unknown
 from crewgate.gate.verdict import PlanVerdict, StepVerdict
 from crewgate.plan import ParseFailure, Plan, Step
-from crewgate.spec import Crew, Skill
-from crewgate.spec.expressions import OBJECTS, State
+from crewgate.spec import Crew
+from crewgate.spec.expressions import State
 from crewgate.spec.intent import Held, Typed
-from crewgate.suggest import names_of
 from crewgate.text.request import RequestFacts
 from crewgate.world import BindingValue, World
 
@@ -62,20 +63,13 @@ class Gate:
         self.crew = crew
         self.ctx = crew.context
         self.intent = crew.intent
-        # compiled once per crew: each robot's object-typed state fields (what a step's effects
-        # can move objects by), each skill's request-held parameters, and the details of names
-        # a plan gets wrong (a planner repeats its mistakes; finding near names is slow)
-        objects = {name: tuple(f for f, spec in robot.state.items() if spec.type == "object")
-                   for name, robot in crew.robots.items()}
-        skills = [(name, skill) for name, robot in crew.robots.items()
-                  for skill in robot.skills.values()]
+        # compiled once per crew: each skill's request-held parameters, its effects
+        # (crewgate.gate.predict) and the refusals of names a plan gets wrong
         self._stated = {id(skill): tuple((p, k) for p, k in skill.params.items()
-                                         if k.from_request) for _, skill in skills}
-        # per skill, the robots its effects write that have object-typed fields, with them
-        self._moves = {id(skill): tuple((r, objects[r]) for r in sorted(
-            {key.rpartition(".")[0] or owner for key in skill.effects}) if objects.get(r))
-            for owner, skill in skills}
-        self._unknown: dict[tuple[str, str, bool], str] = {}
+                                         if k.from_request)
+                        for robot in crew.robots.values() for skill in robot.skills.values()}
+        self.prediction = Prediction(crew)
+        self.unknown = Unknown(crew)
         self._robots, self._bindings, self._area = crew.robots, crew.bindings, crew.area
         self.settled_plans = SettledPlans()
 
@@ -84,23 +78,6 @@ class Gate:
         """The plan held to its request (see :meth:`Intent.hold`)."""
         return self.intent.hold(plan.workflow, [(s.robot, s.skill, s.args) for s in plan.steps],
                                 facts, typed)
-
-    def _predict(self, skill: Skill, robot: str, typed: Mapping[str, Any],
-                 state: dict[str, dict[str, Any]]) -> None:
-        """The state after the step, from its effects, and where the objects it picks up or
-        puts down are then (as the simulator moves them)."""
-        objects = state.get(OBJECTS)
-        moves = self._moves[id(skill)] if objects is not None else ()
-        # only a robot's object-typed fields move objects (Crew.object_moves)
-        before = [(r, [(name, state[r].get(name)) for name in fields])
-                  for r, fields in moves if r in state]
-        skill.predict(robot, typed, state)
-        if objects is None:
-            return
-        for r, was_fields in before:
-            for name, was in was_fields:
-                objects.update(self.crew.object_moves(r, name, was, state[r].get(name),
-                                                      state[r], objects))
 
     def validate(
         self, plan: Plan | ParseFailure, request: str | RequestFacts, world: World
@@ -132,7 +109,7 @@ class Gate:
             skill = settled.skills[index]
             if skill is not None and index < last:  # what the last step leaves, none reads
                 if check.typed is not None and step.robot in state:
-                    self._predict(skill, step.robot, check.typed, state)
+                    self.prediction.after(skill, step.robot, check.typed, state)
                 if skill.produces:
                     produced.update(skill.produces)
             verdicts.append(check.verdict)
@@ -149,7 +126,7 @@ class Gate:
         plan_level = Findings(None)
         wf = self.crew.workflows.get(plan.workflow) if plan.workflow is not None else None
         if wf is None:
-            self._unknown_workflow(plan.workflow, plan_level)
+            self.unknown.workflow(plan.workflow, plan_level)
         refs = tuple(s.ref for s in plan.steps)
         planned = frozenset(refs)
         steps = [self.settled_plans.step(key, index, facts, partial(
@@ -178,16 +155,6 @@ class Gate:
         return SettledPlan(facts, refs, planned, tuple(steps),
                            tuple(self.crew.skill(s.robot, s.skill) for s in plan.steps),
                            tuple(plan_level.items))
-
-    def _unknown_workflow(self, name: str | None, f: Findings) -> None:
-        known = list(self.crew.workflows)
-        if name is None:
-            f.add(Code.UNKNOWN_WORKFLOW, f"the plan names no workflow; use one of {known}")
-        else:
-            index = names_of(tuple(known))
-            f.add(Code.UNKNOWN_WORKFLOW, f"workflow {name!r} is not a contract of crew "
-                  f"{self.crew.name!r}{index.did_you_mean(name)} (known: "
-                  f"{index.listing(name)})")
 
     def check(
         self,
@@ -219,7 +186,7 @@ class Gate:
         dispatch) the request's rule. A plan is immutable, so a mission settles each of its
         steps once (:class:`~crewgate.gate.session.MissionGate`)."""
         f = Findings(index)
-        skill = self._capability(step, mode, f)
+        skill = self.unknown.skill(step, mode is not Mode.FALLBACK, f)
         checked = skill.check(step.args, self.ctx, f, step.ref) if skill is not None else None
         typed, given = checked if checked is not None else (None, frozenset[str]())
         wf = self.crew.workflows.get(workflow) if workflow is not None else None
@@ -285,38 +252,6 @@ class Gate:
             verdict = StepVerdict(index, step.robot, step.skill, problems, tuple(deferred),
                                   verdict.skip)
         return StepCheck(verdict, typed, resolved, settled.given)
-
-    def _capability(self, step: Step, mode: Mode, f: Findings) -> Skill | None:
-        """The robot exists and has the skill (visible to planners, unless a fallback)."""
-        robot = self.crew.robots.get(step.robot)
-        if robot is None:
-            f.add(Code.UNKNOWN_ROBOT, self._unknown_detail(step.robot, "", False))
-            return None
-        skill = robot.skills.get(step.skill)
-        if skill is None or (mode is not Mode.FALLBACK and not skill.visible):
-            f.add(Code.UNKNOWN_SKILL, self._unknown_detail(step.robot, step.skill, True))
-            return None
-        return skill
-
-    def _unknown_detail(self, robot: str, skill: str, has_robot: bool) -> str:
-        """Why a robot (or a robot's skill) is unknown, with the near names; the last ones
-        kept."""
-        key = (robot, skill, has_robot)
-        found = self._unknown.get(key)
-        if found is None:
-            if not has_robot:
-                found = (f"robot {robot!r} is not in crew {self.crew.name!r}"
-                         f"{names_of(tuple(self.crew.robots)).did_you_mean(robot)}")
-            else:
-                # bounded, however many skills the robot has (crewgate.suggest)
-                index = names_of(tuple(n for n, s in self.crew.robots[robot].skills.items()
-                                       if s.visible))
-                found = (f"{robot} has no skill {skill!r}{index.did_you_mean(skill)} "
-                         f"(its skills: {index.listing(skill)})")
-            if len(self._unknown) >= 1024:
-                self._unknown.clear()
-            self._unknown[key] = found
-        return found
 
 
 def _available(robot: str, state: State, f: Findings) -> bool:
