@@ -9,7 +9,9 @@ set beside a JSON round trip (``json.loads(json.dumps(plan))``) of the same plan
 interleaved, medians. The reference checker is not in this repository: the issue measured it
 at ~3.4x a JSON round trip of the same plans on this machine (86 / 56 us per plan against
 crewgate's 472 / 274 us). Also printed (no target): the same with every cache emptied before
-every plan ("cold": each plan read, settled and its request read from scratch).
+every plan ("cold": each plan read, settled and its request read from scratch), and where a
+pass goes: reading its requests, settling its distinct plans (crewgate.gate.settled), and the
+checks against the world (availability, preconditions, bindings, predicted state).
 
 Then long (200-step) plans against the simulator's initial world, for three plan shapes, and a
 3-step nominal plan per reference crew for reference:
@@ -149,8 +151,10 @@ def _forget(gate: Gate) -> None:
 
 def study_passes(name: str, rounds: int) -> tuple[dict[str, list[float]], int]:
     """Per pass kind, the time per plan (ns) of each interleaved round: ``json`` (a JSON round
-    trip of every plan), ``pass`` (every plan validated, caches emptied before the pass) and
-    ``cold`` (every cache emptied before every plan)."""
+    trip of every plan), ``pass`` (every plan validated, caches emptied before the pass),
+    ``cold`` (every cache emptied before every plan), and the parts of a pass: ``read`` (its
+    requests read) and ``kept`` (every plan validated again, readings and plans kept: the
+    world's checks); what is left of ``pass`` is settling the plans."""
     crew = load_crew(name)
     gate = gate_for(crew)
     plans = recorded(crew, name)
@@ -169,7 +173,20 @@ def study_passes(name: str, rounds: int) -> tuple[dict[str, list[float]], int]:
             _forget(gate)
             gate.validate(plan, request, world)
 
-    kinds: dict[str, Callable[[], None]] = {"json": round_trip, "pass": one_pass, "cold": cold}
+    requests = sorted({request for _, request, _, _ in plans})
+
+    def read() -> None:  # the part of a pass that reads the requests
+        _forget(gate)
+        for request in requests:
+            gate.intent.brief(request)
+
+    def kept() -> None:  # the part that checks the world: every reading and plan kept
+        for plan, request, world, _ in plans:
+            gate.validate(plan, request, world)
+
+    # in this order: ``kept`` right after ``pass``, which leaves every reading and plan kept
+    kinds: dict[str, Callable[[], None]] = {"json": round_trip, "pass": one_pass, "kept": kept,
+                                            "cold": cold, "read": read}
     for run in kinds.values():
         run()  # warm-up
     times: dict[str, list[float]] = {k: [] for k in kinds}
@@ -190,16 +207,19 @@ def study_section(report: Report, rounds: int) -> None:
         times, count = study_passes(name, rounds)
         med = {k: Stats.of(v).median_ns for k, v in times.items()}
         ratio = med["pass"] / med["json"]
+        share = {k: 100 * med[k] / med["pass"] for k in ("read", "kept")}
         rows.append([name, str(count), fmt(in_unit(med["json"], "us"), 1),
                      fmt(in_unit(med["pass"], "us"), 1), f"{ratio:.2f}x",
-                     fmt(in_unit(med["cold"], "us"), 1), f"{med['cold'] / med['json']:.2f}x"])
+                     fmt(in_unit(med["cold"], "us"), 1), f"{med['cold'] / med['json']:.2f}x",
+                     f"{share['read']:.0f} / {100 - share['read'] - share['kept']:.0f} / "
+                     f"{share['kept']:.0f}"])
         report.figure(f"validate study plans {name}, per plan", in_unit(med["pass"], "us"), "us")
         report.figure(f"validate study plans {name} cold, per plan", in_unit(med["cold"], "us"),
                       "us")
         report.target(f"validate study plans {name} / JSON round trip (reference ~3.4x, aim "
                       f"{AIM_RATIO:g}x)", ratio, "x", "<=", REFERENCE_RATIO)
     print(table(["crew", "plans", "json us/plan", "validate us/plan", "/ json", "cold us/plan",
-                 "cold / json"], rows))
+                 "cold / json", "pass % read / settle / world"], rows))
     print()
 
 
