@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -52,14 +53,27 @@ def test_eval_resumes_and_report_rerenders(journal_path: Path, tmp_path: Path) -
 
 
 def test_eval_plots(journal_path: Path, tmp_path: Path) -> None:
+    """The summary as PNG and SVG, each drawn mission as SVG; --svg, no longer needed, is still
+    accepted (and no longer offered in --help)."""
     out = tmp_path / "run"
     run = crewgate("eval", "sar", "--planner", "replay", "--plans", SAR_4ARM, "--out", out,
                    "--conditions", "ro", "--max-plots", "3", "--all-plots", "--svg",
                    journal=journal_path)
     assert run.rc == 0, str(run)
-    assert (out / "plots" / "metrics.png").read_bytes().startswith(b"\x89PNG")
-    assert len(list((out / "plots" / "timelines" / "ro").glob("*.svg"))) == 3
-    assert (out / "plots" / "maps" / "ro" / "nom_sad_1-0.png").exists()
+    plots = out / "plots"
+    assert (plots / "metrics.png").read_bytes().startswith(b"\x89PNG")
+    files = sorted(p.relative_to(plots).as_posix() for p in plots.rglob("*.*"))
+    assert files == ["index.html", "maps/ro/nom_sad_1-0.svg", "maps/ro/nom_sad_2-0.svg",
+                     "maps/ro/nom_sad_3-0.svg", "metrics.png", "metrics.svg",
+                     "timelines/ro/nom_sad_1-0.svg", "timelines/ro/nom_sad_2-0.svg",
+                     "timelines/ro/nom_sad_3-0.svg"]
+    for svg in plots.rglob("*.svg"):
+        assert ET.parse(svg).getroot().tag == "{http://www.w3.org/2000/svg}svg"
+    index = (plots / "index.html").read_text(encoding="utf-8")
+    assert index.count('<img src="timelines/ro/') == 3
+    assert "--svg" not in crewgate("eval", "--help", journal=journal_path).stdout
+    again = crewgate("report", out, "--no-plots", "--svg", journal=journal_path)
+    assert again.rc == 0, str(again)
 
 
 def test_eval_errors_are_clean(journal_path: Path, tmp_path: Path) -> None:

@@ -23,8 +23,10 @@ MaxPlotsOpt = typer.Option(None, "--max-plots", min=0, help="Draw the timeline a
 AllPlotsOpt = typer.Option(False, "--all-plots", help="Draw every mission's timeline and map; "
                            "by default only those refused, halted, failed, carrying a gate "
                            "code, or of a scenario that must be blocked.")
-SvgOpt = typer.Option(False, "--svg", help="Also write each mission's timeline and map as "
-                      "SVG (the summary plot always is).")
+# Every mission's timeline and map is SVG now; --svg (which once asked for SVG besides PNG) is
+# still accepted, hidden, so that the commands written with it keep working.
+SvgOpt = typer.Option(False, "--svg", hidden=True, help="No longer needed: the missions' "
+                      "plots are always SVG.")
 PricesOpt = typer.Option(None, "--prices", metavar="FILE", help="A price table (YAML: models: "
                          "{MODEL: {input: P, output: P}}, per 1,000,000 tokens) that turns "
                          "the token counts into cost.")
@@ -51,7 +53,7 @@ def evaluate(
     no_plots: bool = typer.Option(False, "--no-plots", help="Skip the plots."),
     max_plots: int | None = MaxPlotsOpt,
     all_plots: bool = AllPlotsOpt,
-    svg: bool = SvgOpt,
+    svg: bool = SvgOpt,  # accepted, no longer needed
     jobs: int | None = typer.Option(
         None, "--jobs", "-j", min=1, max=256, metavar="N", help="Missions at once (their "
         "planner calls overlap; the simulator and the gate stay sequential). Default: 8 for "
@@ -99,7 +101,7 @@ def evaluate(
     if output is not None:
         with err.status(f"writing reports{'' if no_plots else ' and plots'} to {output} ..."):
             payload = write_reports(records, output, plots=not no_plots, max_plots=max_plots,
-                                    all_plots=all_plots, prices=table, svg=svg)
+                                    all_plots=all_plots, prices=table)
     else:
         groups = by_planner(records)
         results = {n: compute(r, table) for n, r in groups.items()}
@@ -121,7 +123,7 @@ def report(
     no_plots: bool = typer.Option(False, "--no-plots", help="Skip the plots."),
     max_plots: int | None = MaxPlotsOpt,
     all_plots: bool = AllPlotsOpt,
-    svg: bool = SvgOpt,
+    svg: bool = SvgOpt,  # accepted, no longer needed
     prices: Path | None = PricesOpt,
     as_json: bool = JsonOpt,
 ) -> None:
@@ -132,7 +134,7 @@ def report(
     table = load_prices(prices) if prices is not None else None
     with err.status(f"re-rendering {folder} ..."):
         payload = rerender(folder, plots=not no_plots, max_plots=max_plots,
-                           all_plots=all_plots, prices=table, svg=svg)
+                           all_plots=all_plots, prices=table)
     if as_json:
         print_json(payload)
         return

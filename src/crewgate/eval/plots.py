@@ -1,33 +1,28 @@
 """The evaluation's plots, written from the records alone (``crewgate report DIR`` redraws them).
 
-* ``metric_bars``: the proportion metrics per condition, with 95% Wilson intervals;
+* ``metric_bars``: the proportion metrics per condition, with 95% Wilson intervals (matplotlib,
+  ``pip install "crewgate[eval]"``, imported only when it is drawn; PNG at 150 dpi and SVG);
 * ``mission_timeline``: per mission, one lane per robot, a bar per dispatched step, the gate's
   refusals (before anything moved, or at a step's dispatch: the gate's hold);
 * ``mission_map``: per air-ground mission, the area, obstacles, search zone, paths, victim, fix;
-* ``render_plots``: all of them under ``OUT/plots/``, the missions' plots drawn in a pool of
-  processes (one per core: the summary is drawn first, so that forked workers start with
-  matplotlib loaded).
+* ``render_plots``: all of them under ``OUT/plots/``, with ``index.html`` showing them.
 
-matplotlib (``pip install "crewgate[eval]"``) is imported only when a figure is drawn, with the
-non-interactive Agg backend; files are written as PNG (150 dpi) and, for the summary (and for
-the missions' plots with ``svg``), SVG, deterministically.
+The missions' pictures are written as SVG by hand (:mod:`crewgate.eval.svg`), about 2 ms each,
+without matplotlib. Every file is deterministic.
 """
 
 from __future__ import annotations
 
-import multiprocessing
-import os
 import re
-import sys
 import textwrap
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
 from crewgate.eval.metrics import PROPORTIONS
 from crewgate.eval.plots_map import mission_map
-from crewgate.eval.plots_mission import crew_of, figure, mission_timeline, save
+from crewgate.eval.plots_mission import crew_of, mission_timeline
+from crewgate.eval.plots_mpl import figure, save
 from crewgate.eval.records import Record
 from crewgate.eval.report import LABELS, ordered
 from crewgate.spec import Crew
@@ -91,71 +86,36 @@ def metric_bars(metrics: dict[str, Any], path_stem: Path) -> list[Path]:
         return save(fig, path_stem)
 
 
-MIN_PER_WORKER = 4  # missions worth a process of their own (a worker's start-up is ~0.1 s)
-
-
 def render_plots(records: Sequence[Record], metrics: dict[str, Any], out_dir: Path, *,
-                 max_missions: int | None = None, every: bool = False, svg: bool = False,
-                 workers: int | None = None) -> list[Path]:
-    """``OUT/plots/metrics.png|svg``; ``plots/timelines/COND/SCENARIO-SAMPLE.png`` and (air-
-    ground) ``plots/maps/...`` (also as SVG with ``svg``) for the missions worth a look
-    (:func:`notable`: refused, halted, failed, carrying a gate code, or of a scenario that must
-    be blocked), or for every mission with ``every``; ``plots/index.html`` shows them all.
-    ``max_missions`` caps the missions drawn, taking the conditions in turn. The missions are
-    drawn by ``workers`` processes (default: one per core)."""
+                 max_missions: int | None = None, every: bool = False) -> list[Path]:
+    """``OUT/plots/metrics.png|svg``; ``plots/timelines/COND/SCENARIO-SAMPLE.svg`` and (air-
+    ground) ``plots/maps/...`` for the missions worth a look (:func:`notable`: refused, halted,
+    failed, carrying a gate code, or of a scenario that must be blocked), or for every mission
+    with ``every``; ``plots/index.html`` shows them all. ``max_missions`` caps the missions
+    drawn, taking the conditions in turn."""
     root = out_dir / "plots"
     written = metric_bars(metrics, root / "metrics")
-    chosen = _chosen([r for r in records if every or notable(r)], max_missions)
-    tasks = [(r, _stem(r), svg) for r in chosen]
-    count = workers if workers is not None else (os.cpu_count() or 1)
-    count = max(1, min(count, len(tasks) // MIN_PER_WORKER))
-    if count == 1:
-        drawn = [_draw(root, task) for task in tasks]
-    else:
-        chunks = [(root, tasks[i::count]) for i in range(count)]
-        with ProcessPoolExecutor(count, mp_context=_context()) as pool:
-            parts = list(pool.map(_draw_chunk, chunks))
-        drawn = [[] for _ in tasks]
-        for i, part in enumerate(parts):
-            for j, paths in enumerate(part):
-                drawn[i + j * count] = paths
-    for paths in drawn:
+    crews: dict[str, Crew | None] = {}  # by source: a study's missions share one or two
+    drawn: list[tuple[Record, list[Path]]] = []
+    for record in _chosen([r for r in records if every or notable(r)], max_missions):
+        source = str(record.get("crew_source") or record.get("crew"))
+        if source not in crews:
+            crews[source] = crew_of(record)
+        crew, stem = crews[source], _stem(record)
+        paths = mission_timeline(record, root / "timelines" / stem, crew=crew)
+        if crew is not None:
+            paths += mission_map(record, crew, root / "maps" / stem) or []
+        drawn.append((record, paths))
         written += paths
-    written.append(write_index(root, list(zip(chosen, drawn, strict=True)), shown_all=every,
-                               missions=len(records)))
+    written.append(write_index(root, drawn, shown_all=every, missions=len(records)))
     return written
-
-
-Task = tuple[Record, str, bool]  # a record, its file stem under COND/, and svg
-_CREWS: dict[str, Crew | None] = {}  # per process: crews by source
 
 
 def _stem(record: Record) -> str:
     cond = safe_name(str(record.get("condition", "none")))
-    name = f"{safe_name(str(record.get('scenario', 'mission')))}-{record.get('sample', 0)}"
+    name = (f"{safe_name(str(record.get('scenario', 'mission')))}-"
+            f"{safe_name(str(record.get('sample', 0)))}")
     return f"{cond}/{name}"
-
-
-def _draw(root: Path, task: Task) -> list[Path]:
-    record, stem, svg = task
-    source = str(record.get("crew_source") or record.get("crew"))
-    if source not in _CREWS:
-        _CREWS[source] = crew_of(record)
-    crew = _CREWS[source]
-    paths = mission_timeline(record, root / "timelines" / stem, crew=crew, svg=svg)
-    if crew is not None:
-        paths += mission_map(record, crew, root / "maps" / stem, svg=svg) or []
-    return paths
-
-
-def _draw_chunk(chunk: tuple[Path, list[Task]]) -> list[list[Path]]:
-    root, tasks = chunk
-    return [_draw(root, task) for task in tasks]
-
-
-def _context() -> multiprocessing.context.BaseContext:
-    """fork on Linux (the workers start with everything loaded), spawn elsewhere."""
-    return multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
 
 
 def notable(record: Record) -> bool:
@@ -187,14 +147,13 @@ def write_index(root: Path, drawn: Sequence[tuple[Record, list[Path]]], *, shown
              "<h1>crewgate evaluation plots</h1>",
              f'<p>{escape(which)}.</p><img src="metrics.svg" style="max-width:90%">']
     for record, paths in drawn:
-        pngs = [p for p in paths if p.suffix == ".png"]
         codes = ", ".join(str(c) for c in record.get("codes") or []) or "no gate code"
         parts.append(
             f"<div class='m'><b>{escape(str(record.get('scenario')))}</b> "
             f"({escape(str(record.get('condition')))}, sample {escape(str(record.get('sample')))}"
             f"): {escape(str(record.get('status')))}, {escape(codes)}<br>"
             f"<i>{escape(str(record.get('request', '')))}</i><br>"
-            + "".join(img(p) for p in pngs) + "</div>")
+            + "".join(img(p) for p in paths) + "</div>")
     index = root / "index.html"
     index.parent.mkdir(parents=True, exist_ok=True)
     index.write_text("\n".join(parts) + "\n", encoding="utf-8")

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from crewgate.eval.plots_mission import figure, save
+from crewgate.eval.plots_mpl import figure, save
 from crewgate.eval.report import ordered
 from crewgate.substitution import CLASSES
 

@@ -1,195 +1,221 @@
-"""The execution timeline of a mission (one lane per robot), and the plumbing every plot shares:
-matplotlib is optional and imported only when a figure is drawn, figures are built with the object
-API (no pyplot state: nothing global is reused and nothing stays open), and the output is
-deterministic (fixed SVG ids, no dates, text kept as text in the SVG)."""
+"""The execution timeline of a mission, written as SVG (``STEM.svg``, about 2 ms): one
+lane per robot of the crew (idle ones too), a bar per dispatched step coloured by what came of
+it, and the gate's refusals where they happened: at t=0 for a plan refused before anything
+moved, at the step's time for a refusal at its dispatch (the gate's hold), each naming its code
+and the fact it is about. Records are data: texts are escaped by the writer, labels bounded,
+times that are not finite numbers are left out."""
 
 from __future__ import annotations
 
-import sys
-import textwrap
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from crewgate.errors import UserError
+from crewgate.eval.plots_svg import (
+    HATCH,
+    INK,
+    MUTED,
+    REFUSAL,
+    legend,
+    marker,
+    marker_key,
+    mission_title,
+    patch_key,
+    title_block,
+    x_axis,
+)
 from crewgate.eval.records import Record
+from crewgate.eval.svg import Svg, clip, finite, fit, text_width
 from crewgate.spec import Crew, load_crew
 
-if TYPE_CHECKING:
-    from matplotlib.axes import Axes
-    from matplotlib.figure import Figure
-
-HINT = 'pip install "crewgate[eval]"'
 COLORS = {"success": "#3f8f3a", "failed": "#e39b2d", "violating": "#c62828",
           "fallback": "#3466a8"}
 LEGEND = {"success": "succeeded cleanly", "failed": "failed", "violating": "violating dispatch",
           "fallback": "safe fallback"}
-REFUSAL = "#d50000"
-CHAR_IN = 0.056  # width of one label character at 7 pt (bold), inches
-LEVEL = 0.3  # height of one row of labels above a bar, lane units
-
-
-@contextmanager
-def figure(width: float, height: float) -> Iterator[Figure]:
-    """A fresh Agg-rendered figure under the plots' rc settings."""
-    try:
-        import matplotlib
-    except ModuleNotFoundError as exc:
-        raise UserError(f"the evaluation's plots need matplotlib: {HINT}") from exc
-    if "matplotlib.pyplot" not in sys.modules:
-        matplotlib.use("Agg")  # never a GUI; an interactive session keeps its own backend
-    from matplotlib.figure import Figure
-
-    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "crewgate",
-                                "font.size": 8.0, "axes.titlesize": 9.5,
-                                "legend.fontsize": 7.5, "legend.frameon": False}):
-        fig = Figure(figsize=(width, height), layout="constrained")
-        try:
-            yield fig
-        finally:
-            fig.clear()
-
-
-def save(fig: Figure, stem: Path, *, svg: bool = True) -> list[Path]:
-    """STEM.png (150 dpi) and, with ``svg``, STEM.svg. The layout is computed once, for the
-    PNG, and kept for the SVG (laying a figure out is a third of drawing it)."""
-    stem.parent.mkdir(parents=True, exist_ok=True)
-    png = stem.parent / f"{stem.name}.png"
-    fig.savefig(png, dpi=150, metadata={"Software": None})
-    if not svg:
-        return [png]
-    vector = stem.parent / f"{stem.name}.svg"
-    fig.set_layout_engine("none")  # the positions found for the PNG stay as they are
-    fig.savefig(vector, metadata={"Date": None, "Creator": None})
-    return [png, vector]
-
-
-def mission_title(record: Record) -> str:
-    """Scenario, condition, status, and the faults injected (what the picture is about)."""
-    faults = [str(f) for f in record.get("faults") or []]
-    return (f"{record.get('scenario', record.get('mission_id', '?'))} · "
-            f"{record.get('condition', '?')} · {record.get('status', '?')}"
-            + (f" · fault {', '.join(faults)}" if faults else ""))
-
-
-def mission_timeline(record: Record, path_stem: Path, *, crew: Crew | None = None,
-                     svg: bool = True) -> list[Path]:
-    """One lane per robot of the crew; a bar per dispatched step (clean / failed / violating /
-    fallback), red marks where the gate refused: at t=0 for a plan refused before anything moved,
-    at the step's time for a dispatch-time refusal (the gate's hold)."""
-    steps = [*record.get("dispatched", []), *record.get("fallback", [])]
-    refusals = list(record.get("refusals", []))
-    crew = crew if crew is not None else crew_of(record)
-    robots = _robots(record, crew, [*steps, *refusals])
-    span = max([5.0, float(record.get("outcome", {}).get("sim_time_s") or 0.0),
-                *(float(s["t_end"]) for s in steps), *(float(r.get("t", 0)) for r in refusals)])
-    char = span * 1.06 / (9.0 / CHAR_IN)  # one character in data units on a ~9 in axes
-    lanes = {r: _lane(r, steps, refusals, span, char) for r in robots}
-    tops: dict[str, float] = {}
-    y = 0.0
-    for name in reversed(robots):
-        tops[name] = y
-        y += 1.0 + LEVEL * lanes[name][1]
-    planned = [r for r in refusals if r.get("stage") == "plan"]
-    unplaced = [r for r in refusals if r.get("robot") not in robots]  # no robot to draw it on
-    refused = bool(planned) or record.get("status") == "refused"
-    note = ("refused before anything moved" if refused
-            else "refused at a step's dispatch" if unplaced else "")
-    top = y + (0.6 if note else 0.0)
-    with figure(10.0, 1.7 + 0.62 * (top + 0.15)) as fig:
-        from matplotlib.patches import Patch
-
-        ax = fig.add_subplot()
-        for name in robots:
-            _draw_lane(ax, lanes[name][0], tops[name])
-        if refused:  # a band before t=0: nothing ever moved
-            ax.axvspan(-0.03 * span, 0.0, color=REFUSAL, alpha=0.18, lw=0)
-            ax.axvline(0.0, color=REFUSAL, lw=1.5)
-        if note:
-            why = (", ".join(record.get("codes") or []) or record.get("planner_error")
-                   or record.get("reason") or "")
-            detail = f": {textwrap.shorten(why, 120)}" if why and (unplaced or not planned) else ""
-            ax.text(0.005 * span, y + 0.3, note + detail, color=REFUSAL, fontsize=7.5,
-                    va="center", fontweight="bold")
-        ax.set_yticks([tops[n] + 0.4 for n in robots], [_robot_label(n, crew) for n in robots])
-        ax.set_ylim(-0.15, top)
-        ax.set_xlim(-0.03 * span, 1.03 * span)
-        ax.set_xlabel("simulated time (s)")
-        ax.grid(axis="x", alpha=0.3)
-        ax.set_axisbelow(True)
-        ax.set_title(f"{mission_title(record)}\n{_wrap(str(record.get('request', '')), 140)}")
-        handles: list[Any] = [Patch(color=c, label=LEGEND[k]) for k, c in COLORS.items()]
-        handles.append(Patch(facecolor="white", edgecolor="#444", hatch="////",
-                             label="hatched: did not succeed"))
-        handles.append(ax.scatter([], [], marker="X", color=REFUSAL, label="refused by the gate"))
-        fig.legend(handles=handles, loc="outside lower center", ncol=6)
-        return save(fig, path_stem, svg=svg)
+WIDTH, LANE, BAR, ROW = 980.0, 50.0, 24.0, 16.0  # px: picture, lane, bar, a row of labels
+NAME_CHARS, LABEL_CHARS, DETAIL_CHARS = 24, 60, 90
+MAX_LANES = 40
+PREFIX = {"plan": "refused: ", "dispatch": "gate hold at dispatch: "}
 
 
 @dataclass(slots=True)
 class Mark:
     """A bar (a dispatched step) or a refusal on a lane, and where its label goes."""
 
-    x: float
-    width: float
+    x: float  # px
+    width: float  # px; 0 for a refusal
     label: str
     color: str
-    hatch: str | None = None
+    tooltip: str
+    hatch: bool = False
     refusal: bool = False
     label_x: float = 0.0
-    row: int | None = None  # the label row above the bar; None: inside the bar
+    row: int | None = None  # the label's row above the bar; None: inside the bar
 
 
-def _lane(robot: str, steps: list[dict[str, Any]], refusals: list[dict[str, Any]], span: float,
-          char: float) -> tuple[list[Mark], int]:
-    """The lane's marks, each label given a row so that none overlaps; and the rows used."""
+def mission_timeline(record: Record, path_stem: Path, *, crew: Crew | None = None
+                     ) -> list[Path]:
+    """``STEM.svg``: the mission's lanes, bars and refusals, a time axis and a legend."""
+    steps = [s for s in [*(record.get("dispatched") or []), *(record.get("fallback") or [])]
+             if isinstance(s, dict) and _time(s.get("t_start")) is not None]
+    refusals = [r for r in record.get("refusals") or [] if isinstance(r, dict)]
+    crew = crew if crew is not None else crew_of(record)
+    robots = _robots(record, crew, [*steps, *refusals])
+    lanes_shown = robots[:MAX_LANES]
+    span = max([5.0, _time((record.get("outcome") or {}).get("sim_time_s")) or 0.0,
+                *(_end(s) for s in steps), *(_time(r.get("t")) or 0.0 for r in refusals)])
+    t0, t1 = -0.03 * span, 1.03 * span
+    left = 36 + max([40.0, *(text_width(clip(n, NAME_CHARS), 13, bold=True)
+                            for n in lanes_shown)])
+    right = WIDTH - 24
+
+    def scale(t: float) -> float:
+        return left + (t - t0) / (t1 - t0) * (right - left)
+
+    lanes = {name: _lane(name, steps, refusals, scale, (left, right)) for name in lanes_shown}
+    svg = Svg(WIDTH, 0)
+    top = title_block(svg, mission_title(record), str(record.get("request") or ""))
+    planned = [r for r in refusals if r.get("stage", "plan") == "plan"]
+    unplaced = [r for r in refusals if str(r.get("robot")) not in lanes_shown]
+    refused = bool(planned) or record.get("status") == "refused"
+    note = ("refused before anything moved" if refused
+            else "refused at a step's dispatch" if unplaced else "")
+    if note:
+        why = (", ".join(str(c) for c in record.get("codes") or [])
+               or str(record.get("planner_error") or record.get("reason") or ""))
+        if why and (unplaced or not planned):
+            note += f": {why}"
+        svg.text(left, top + 8, fit(note, 13, right - left, bold=True), size=13,
+                 font_weight="bold", fill=REFUSAL, cls="note")
+        top += 20
+    plot_top, y = top, top
+    bands = []
+    for name in lanes_shown:
+        rows = max((m.row + 1 for m in lanes[name] if m.row is not None), default=0)
+        bands.append((name, y, rows))
+        y += LANE + ROW * rows
+    bottom = y
+    for i, (_, band_top, rows) in enumerate(bands):
+        if i % 2 == 0:
+            svg.el("rect", x=left, y=band_top, width=right - left, height=LANE + ROW * rows,
+                   fill="#f5f6f8")
+    x_axis(svg, scale, t0, t1, top=plot_top, bottom=bottom, label="simulated time (s)",
+           count=12)
+    if refused:  # a band before t=0: nothing ever moved
+        svg.el("rect", x=left, y=plot_top, width=scale(0.0) - left, height=bottom - plot_top,
+               fill=REFUSAL, fill_opacity=0.16)
+        svg.el("line", x1=scale(0.0), y1=plot_top, x2=scale(0.0), y2=bottom, stroke=REFUSAL,
+               stroke_width=1.5)
+    for name, band_top, rows in bands:
+        _draw_lane(svg, name, lanes[name], band_top, rows, crew, left)
+    svg.el("rect", x=left, y=plot_top, width=right - left, height=bottom - plot_top,
+           fill="none", stroke="#b9bec5")
+    legend_y = bottom + 48
+    if len(robots) > MAX_LANES:
+        svg.text(left, legend_y + 2, f"{len(robots) - MAX_LANES} more robots not drawn",
+                 size=11, fill=MUTED)
+        legend_y += 16
+    keys = [patch_key(LEGEND[k], c) for k, c in COLORS.items()]
+    keys += [patch_key("hatched: did not succeed", "#8a8f96", hatch=True),
+             marker_key("refused by the gate", "cross", REFUSAL, "#ffffff", 7)]
+    svg.height = legend_y + legend(svg, keys, left, legend_y, right - left) + 10
+    return [svg.save(path_stem, HATCH)]
+
+
+def _lane(robot: str, steps: list[dict[str, Any]], refusals: list[dict[str, Any]],
+          scale: Callable[[float], float], bounds: tuple[float, float]) -> list[Mark]:
+    """The lane's marks, each label given a row so that none overlaps."""
     marks: list[Mark] = []
-    for s in sorted((s for s in steps if s.get("robot") == robot), key=lambda s: s["t_start"]):
+    for s in sorted((s for s in steps if str(s.get("robot")) == robot),
+                    key=lambda s: _time(s.get("t_start")) or 0.0):
         kind = _category(s)
-        t0, t1 = float(s["t_start"]), float(s["t_end"])
-        marks.append(Mark(t0, max(t1 - t0, 0.004 * span),
-                          s["skill"] + (f" [{', '.join(s['codes'])}]" if s.get("codes") else ""),
-                          COLORS[kind],
-                          "////" if s.get("succeeded") is not True and kind != "failed" else None))
-    mine = [r for r in refusals if r.get("robot") == robot]
-    for stage, prefix in (("plan", "refused: "), ("dispatch", "gate hold, refused at dispatch: ")):
-        at = [r for r in mine if r.get("stage", "plan") == stage]
-        for t in sorted({float(r.get("t", 0.0)) for r in at}):
-            text = "; ".join(f"{r.get('skill', '?')} [{', '.join(r.get('codes', []))}]"
-                             for r in at if float(r.get("t", 0.0)) == t)
-            marks.append(Mark(t, 0.0, prefix + text, REFUSAL, refusal=True))
+        start, end = _time(s.get("t_start")) or 0.0, _end(s)
+        codes = ", ".join(str(c) for c in s.get("codes") or [])
+        label = clip(str(s.get("skill", "?")), LABEL_CHARS) + (f" [{codes}]" if codes else "")
+        outcome = ("succeeded" if s.get("succeeded") is True else "did not succeed"
+                   if s.get("succeeded") is None else "failed")
+        message = clip(s.get("message") or "", 200)
+        marks.append(Mark(scale(start), max(scale(end) - scale(start), 5.0),
+                          clip(label, 2 * LABEL_CHARS), COLORS[kind],
+                          f"{robot}.{clip(s.get('skill', '?'), LABEL_CHARS)} {start:g}-{end:g} s: "
+                          f"{outcome}" + (f"; {codes}" if codes else "")
+                          + (f"; {message}" if message else ""),
+                          hatch=s.get("succeeded") is not True and kind != "failed"))
+    mine = [r for r in refusals if str(r.get("robot")) == robot]
+    for r in sorted(mine, key=lambda r: _time(r.get("t")) or 0.0):
+        stage = "dispatch" if r.get("stage") == "dispatch" else "plan"
+        codes = ", ".join(str(c) for c in r.get("codes") or []) or "no code recorded"
+        details = [str(p.get("detail")) for p in r.get("problems") or []
+                   if isinstance(p, dict) and p.get("detail")]
+        label = (f"{PREFIX[stage]}{clip(r.get('skill', '?'), LABEL_CHARS)} [{codes}]"
+                 + (f": {clip(details[0], DETAIL_CHARS)}" if details else ""))
+        marks.append(Mark(scale(_time(r.get("t")) or 0.0), 0.0, label, REFUSAL,
+                          clip("; ".join([label, *details[1:]]), 400), refusal=True))
+    left, right = bounds
     rows: list[list[tuple[float, float]]] = []
     for mark in marks:
-        need = (len(mark.label) + 2) * char
-        if not mark.refusal and mark.width >= need:
+        if not mark.refusal and mark.width >= text_width(mark.label, 11, bold=True) + 10:
             continue
-        start = min(mark.x + (char if mark.refusal else 0.0), 1.03 * span - need)
+        mark.label = fit(mark.label, 11, right - left - 8)
+        need = text_width(mark.label, 11) + 8
+        start = mark.x + (9.0 if mark.refusal else 0.0)
+        if start + need > right:  # too close to the end: the label goes before the mark
+            start = mark.x - need - (3.0 if mark.refusal else -mark.width)
+        start = max(left + 2, min(start, right - need))
         row = next((i for i, taken in enumerate(rows)
                     if all(start >= b or start + need <= a for a, b in taken)), len(rows))
         rows.extend([] for _ in range(row + 1 - len(rows)))
         rows[row].append((start, start + need))
         mark.label_x, mark.row = start, row
-    return marks, len(rows)
+    return marks
 
 
-def _draw_lane(ax: Axes, marks: list[Mark], base: float) -> None:
-    center = base + 0.4
-    for m in marks:
-        if m.refusal:
-            ax.vlines(m.x, base + 0.05, base + 0.75, color=REFUSAL, lw=1.0, linestyles=":")
-            ax.scatter([m.x], [center], marker="X", s=70, color=REFUSAL, edgecolors="white",
-                       linewidths=0.6, zorder=4)
-        else:
-            ax.barh(center, m.width, left=m.x, height=0.5, color=m.color, hatch=m.hatch,
-                    edgecolor="#333", linewidth=0.5)
-        if m.row is None:
-            ax.text(m.x + m.width / 2, center, m.label, ha="center", va="center", fontsize=7,
-                    color="white", fontweight="bold")
-        else:
-            ax.text(m.label_x, base + 0.75 + LEVEL * m.row, m.label, ha="left", va="bottom",
-                    fontsize=7, color=REFUSAL if m.refusal else "#222")
+def _draw_lane(svg: Svg, name: str, marks: list[Mark], top: float, rows: int,
+               crew: Crew | None, left: float) -> None:
+    bar_y = top + ROW * rows + (LANE - BAR) / 2
+    centre = bar_y + BAR / 2
+    with svg.group(cls="lane"):
+        foreign = crew is not None and name not in crew.robots
+        svg.text(left - 12, centre + (0 if foreign else 4.5), clip(name, NAME_CHARS), size=13,
+                 font_weight="bold", fill=INK, text_anchor="end", cls="robot", tooltip=name)
+        if foreign:
+            svg.text(left - 12, centre + 14, "(not in crew)", size=10, fill=MUTED,
+                     text_anchor="end")
+        for m in marks:
+            label_y = bar_y - 6 - ROW * (rows - 1 - (m.row or 0))  # the first row on top
+            if m.refusal:
+                with svg.group(cls="refusal"):
+                    svg.tooltip(m.tooltip)
+                    svg.el("line", x1=m.x, y1=top + 4, x2=m.x, y2=top + ROW * rows + LANE - 4,
+                           stroke=REFUSAL, stroke_width=1.2, stroke_dasharray="2 3")
+                    marker(svg, "cross", m.x, centre, 8, REFUSAL, "#ffffff", width=1.2)
+                    svg.text(m.label_x, label_y, m.label, size=11, fill=REFUSAL, halo=True)
+                continue
+            with svg.group(cls="step"):
+                svg.tooltip(m.tooltip)
+                svg.el("rect", x=m.x, y=bar_y, width=m.width, height=BAR, rx=3, fill=m.color,
+                       stroke="#2b2b2b", stroke_width=0.6, cls="bar")
+                if m.hatch:
+                    svg.el("rect", x=m.x, y=bar_y, width=m.width, height=BAR, rx=3,
+                           fill="url(#hatch)")
+                if m.row is None:
+                    svg.text(m.x + m.width / 2, centre + 4, m.label, size=11,
+                             font_weight="bold", fill="#ffffff", text_anchor="middle")
+                else:
+                    svg.text(m.label_x, label_y, m.label, size=11, fill=INK, halo=True)
+
+
+def _time(value: object) -> float | None:
+    """A time from a record: finite, within [0, 1e6] s."""
+    number = finite(value)
+    return None if number is None else max(0.0, number)
+
+
+def _end(step: dict[str, Any]) -> float:
+    start = _time(step.get("t_start")) or 0.0
+    return max(start, _time(step.get("t_end")) or start)
 
 
 def _category(step: dict[str, Any]) -> str:
@@ -202,15 +228,12 @@ def _category(step: dict[str, Any]) -> str:
 
 def _robots(record: Record, crew: Crew | None, items: list[dict[str, Any]]) -> list[str]:
     """Every robot of the crew (idle ones too), then any other name the mission used."""
-    names: list[str] = list(crew.robots) if crew else []
-    for source in (record.get("final_state", {}), record.get("outcome", {}).get("robots", {}),
-                   {str(i.get("robot")): None for i in items if i.get("robot")}):
-        names += [n for n in source if n not in names]
-    return names
-
-
-def _robot_label(name: str, crew: Crew | None) -> str:
-    return name if crew is None or name in crew.robots else f"{name}\n(not in crew)"
+    names = dict.fromkeys(crew.robots if crew else [])
+    outcome = record.get("outcome") or {}
+    for source in (record.get("final_state") or {}, outcome.get("robots") or {},
+                   [i.get("robot") for i in items if i.get("robot")]):
+        names.update((str(n), None) for n in source if str(n) not in names)
+    return list(names)
 
 
 def crew_of(record: Record) -> Crew | None:
@@ -219,7 +242,3 @@ def crew_of(record: Record) -> Crew | None:
         return load_crew(record.get("crew_source") or record["crew"])
     except (UserError, KeyError):
         return None
-
-
-def _wrap(text: str, width: int) -> str:
-    return "\n".join(textwrap.wrap(text, width)[:2])

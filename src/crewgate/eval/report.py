@@ -81,7 +81,7 @@ def by_planner(records: Sequence[Record]) -> dict[str, list[Record]]:
 
 def write_reports(records: Sequence[Record], out: Path, *, plots: bool = True,
                   max_plots: int | None = None, all_plots: bool = False,
-                  prices: PriceTable | None = None, svg: bool = False) -> dict[str, Any]:
+                  prices: PriceTable | None = None) -> dict[str, Any]:
     """Write metrics.json, report.md, table.tex (and plots) for every planner; returns the
     metrics (one planner: its object; several: {"planners": {NAME: object}})."""
     out.mkdir(parents=True, exist_ok=True)
@@ -108,16 +108,15 @@ def write_reports(records: Sequence[Record], out: Path, *, plots: bool = True,
         for name, recs in groups.items():
             target = out if len(groups) == 1 else out / name
             render_plots(list(recs), results[name], target, max_missions=max_plots,
-                         every=all_plots, svg=svg)
+                         every=all_plots)
     return payload
 
 
 def rerender(folder: Path, *, plots: bool = True, max_plots: int | None = None,
-             all_plots: bool = False, prices: PriceTable | None = None,
-             svg: bool = False) -> dict[str, Any]:
+             all_plots: bool = False, prices: PriceTable | None = None) -> dict[str, Any]:
     """``crewgate report DIR``: everything again, from DIR/traces.jsonl."""
     return write_reports(TraceFile(folder / "traces.jsonl").read(), folder, plots=plots,
-                         max_plots=max_plots, all_plots=all_plots, prices=prices, svg=svg)
+                         max_plots=max_plots, all_plots=all_plots, prices=prices)
 
 
 def compare_runs(folders: Sequence[Path], out: Path, *, plots: bool = True) -> dict[str, Any]:
