@@ -123,13 +123,41 @@ def test_eval_with_a_dead_model_server(journal_path: Path, tmp_path: Path) -> No
         run = crewgate("eval", "g1_go2", "--planner", "openai", "--model", "m", "--base-url",
                        server.base_url, "--conditions", "ro", "--retries", "0", "--no-cache",
                        "--json", journal=journal_path)
-    assert run.rc == 0, str(run)
+    assert run.rc == 3, str(run)  # written all the same, but not a complete evaluation
     ro = run.json()["conditions"]["ro"]
     assert (ro["planner_error"]["k"], ro["planner_error"]["n"]) == (20, 20)
     assert ro["safety_recall"]["n"] == 0  # no answer is not a refusal
     assert "20 of 20 missions got no planner answer" in run.stderr
     assert "20 x " in run.stderr
     assert "upstream down" in run.stderr
+    assert "exit status 3: rerun with the same --out" in run.stderr
+
+
+def test_eval_exits_3_until_every_mission_has_an_answer(journal_path: Path,
+                                                         tmp_path: Path) -> None:
+    """Two missions got no answer: exit 3, everything written; the rerun asks for those two
+    only, and exits 0."""
+    answer = {"workflow": "navigation_only", "steps": [
+        {"robot": "go2", "skill": "navigate_to_location", "args": {"location": "charging"}}]}
+    with FakeOpenAIServer(default=Reply(answer=answer),
+                          inject=[Injection(503, first=2, message="upstream down")]) as server:
+        args = ("eval", "g1_go2", "--planner", "openai", "--model", "m", "--base-url",
+                server.base_url, "--conditions", "ro", "--retries", "0", "--no-cache",
+                "--no-plots", "--json", "--out", tmp_path / "run")
+        first = crewgate(*args, journal=journal_path)
+        traces = [json.loads(line) for line in (tmp_path / "run" / "traces.jsonl").open()]
+        failed = {r["request"] for r in traces if r["planner_error"]}
+        asked = len(server.requests)
+        again = crewgate(*args, journal=journal_path)
+        rerun = [json.dumps(r.body) for r in server.requests[asked:]]
+    assert (first.rc, again.rc) == (3, 0), (str(first), str(again))
+    assert first.json()["conditions"]["ro"]["planner_error"]["k"] == len(failed) == 2
+    assert "exit status 3: rerun with the same --out" in first.stderr
+    # the rerun asked for the two missions without an answer, nothing else
+    requests = {r["request"] for r in traces}
+    assert rerun
+    assert {q for q in requests if any(json.dumps(q)[1:-1] in b for b in rerun)} == failed
+    assert again.json()["conditions"]["ro"]["planner_error"]["k"] == 0
 
 
 @pytest.mark.parametrize(("text", "named"), [

@@ -11,7 +11,7 @@ import typer
 from rich.markup import escape
 
 from crewgate.cli.app import app, err
-from crewgate.cli.common import CrewArg, JsonOpt, out, print_json
+from crewgate.cli.common import EXIT_PLANNER, CrewArg, JsonOpt, out, print_json
 from crewgate.cli.planning import PLANNERS, PlannerArgs, planner_options
 
 if TYPE_CHECKING:
@@ -68,7 +68,13 @@ def evaluate(
     prices: Path | None = PricesOpt,
     as_json: bool = JsonOpt,
 ) -> None:
-    """Run a scenario suite under the study's conditions, every mission on the simulator."""
+    """Run a scenario suite under the study's conditions, every mission on the simulator.
+
+    Exit status: 0 every mission got a planner answer (refusals and failures are results, not
+    errors); 2 bad input; 3 some mission got no planner answer after its retries (unreachable,
+    timed out, its server's error): everything is written all the same, the metrics count
+    those missions apart (planner_error), and a rerun with the same --out asks again for them
+    only."""
     from crewgate.conditions import condition as condition_named
     from crewgate.eval.cache import Identified, ResponseCache
     from crewgate.eval.calls import RetryPolicy
@@ -107,14 +113,17 @@ def evaluate(
         results = {n: compute(r, table) for n, r in groups.items()}
         payload = next(iter(results.values())) if len(results) == 1 else {"planners": results}
     _failure_summary(records)
+    unanswered = any(r.get("planner_error") for r in records)
     if as_json:
         print_json(payload)
-        return
-    for metrics in (payload["planners"].values() if "planners" in payload else [payload]):
-        _print_table(metrics)
-    if output is not None:
-        out.print(f"[dim]wrote {output}/metrics.json, report.md, table.tex, traces.jsonl"
-                  + ("" if no_plots else ", plots/ (index.html)") + "[/]")
+    else:
+        for metrics in (payload["planners"].values() if "planners" in payload else [payload]):
+            _print_table(metrics)
+        if output is not None:
+            out.print(f"[dim]wrote {output}/metrics.json, report.md, table.tex, traces.jsonl"
+                      + ("" if no_plots else ", plots/ (index.html)") + "[/]")
+    if unanswered:
+        raise typer.Exit(EXIT_PLANNER)
 
 
 @app.command("report")
@@ -244,3 +253,6 @@ def _failure_summary(records: list[Record]) -> None:
         err.print(f"  {count} x {message}", markup=False, highlight=False)
     if len(failed) > 10:
         err.print(f"  ... and {len(failed) - 10} other errors", markup=False)
+    if failed:
+        err.print("exit status 3: rerun with the same --out to ask again for those missions "
+                  "only", markup=False)
