@@ -359,11 +359,12 @@ class Reading:
         """Numbers stated with a unit, outside ranges ("from 0 to 5 m") and labelled points
         ("x 3 m"): "6 metres", "6 m", "6m", "2.5 m"."""
         words, seps, out = self.words, self.seps, []
-        i = 0
-        while i < len(words):
+        taken = 0  # the words of the last number read end here
+        for i in [k for k, w in enumerate(words) if w[:1].isdigit()]:  # where a number can be
+            if i < taken:
+                continue
             value, unit, end = self._number_at(i)
             if value is None:
-                i += 1
                 continue
             if unit is None and end < len(words) and words[end] in UNITS:
                 unit, end = UNITS[words[end]], end + 1
@@ -371,7 +372,7 @@ class Reading:
                 sign = -1.0 if i > 0 and seps[i - 1].endswith("-") else 1.0
                 out.append(Quantity(i, end, sign * value, unit, self.clause_of[i],
                                     self.said(i, end)))
-            i = end
+            taken = end
         return out
 
     def _number_at(self, i: int) -> tuple[float | None, str | None, int]:
