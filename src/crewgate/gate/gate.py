@@ -208,7 +208,9 @@ class Gate:
         if held is not None and mode is Mode.DISPATCH and index < len(held.steps):
             self.intent.check(held.brief, held.steps, index, held.asked, request, dispatch=True)
         before, ruled, requested = tuple(f.items), tuple(rules.items), tuple(request.items)
+        # a plan's steps get their verdicts when the plan is settled (settle_plan)
         return Settled(skill, typed, given, wf, progress, before, ruled, requested,
+                       None if mode is Mode.PLAN else
                        clean(index, step.robot, step.skill, wf, (*before, *ruled, *requested)))
 
     def judge(self, settled: Settled, index: int, step: Step, mode: Mode,
@@ -220,10 +222,11 @@ class Gate:
         what can change since (the workflow's progress, availability, preconditions,
         runtime bindings)."""
         skill, typed = settled.skill, settled.typed
-        progress = Findings(index)
+        progress: list[Problem] = []  # (a plan's transitions are settled with the plan)
         if settled.progress is not None and workflow is not None:
+            found = Findings(index, progress)
             settled.progress.check(workflow, step.robot, step.ref, started, completed, planned,
-                                   progress)
+                                   found)
         live = Findings(index)
         resolved: dict[str, BindingValue] = {}
         deferred: list[str] = []
@@ -243,10 +246,9 @@ class Gate:
                 if value is not None:
                     # passed on even when refused: with enforcement off the robot acts on it
                     resolved[name] = value
-        if settled.clean is not None and not (progress.items or live.items or deferred):
+        if settled.clean is not None and not (progress or live.items or deferred):
             return StepCheck(settled.clean, typed, resolved, settled.given)
-        problems = (*settled.before, *progress.items, *settled.rules, *live.items,
-                    *settled.request)
+        problems = (*settled.before, *progress, *settled.rules, *live.items, *settled.request)
         verdict = clean(index, step.robot, step.skill, settled.workflow, problems)
         if deferred:
             verdict = StepVerdict(index, step.robot, step.skill, problems, tuple(deferred),

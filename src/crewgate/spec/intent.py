@@ -16,7 +16,7 @@ import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from crewgate.codes import Code, Findings, Problem
 from crewgate.spec.base import Rule
@@ -97,11 +97,11 @@ class Brief:
         return self.universal or robot in self.named
 
 
-@dataclass(frozen=True, slots=True)
-class PlannedStep:
+class PlannedStep(NamedTuple):
     """A step of a plan as the request is held to it: its robot, ``robot.skill``, its typed
     arguments (None when they did not type), the parameters it gave, whether its workflow
-    requires it, and whether the crew knows it (a robot with this skill for plans)."""
+    requires it, and whether the crew knows it (a robot with this skill for plans). A named
+    tuple: one is built per step of every plan held to a request."""
 
     robot: str
     ref: str
