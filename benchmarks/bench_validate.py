@@ -44,8 +44,13 @@ worktree add /tmp/before COMMIT``), each in child processes, alternating, 7 chil
 (``--quick``: 3) of 5 rounds; each child's figures are its medians, divided by its own JSON round
 trip; the table gives the median child.
 
+``--opcodes`` (informational; nothing else is measured then): the bytecode operations one study
+pass executes, per crew, counted by ``sys.settrace``; with ``--before SRC``, the same for that
+tree too. Unlike a time it does not move with the machine's load, so it tells a 5 % change
+apart on a shared machine (C work, such as a regular expression's, counts as one operation).
+
 Run: ``.venv/bin/python benchmarks/bench_validate.py [--quick] [--profile] [--json PATH]
-[--before SRC]``.
+[--before SRC] [--opcodes]``.
 """
 
 from __future__ import annotations
@@ -284,6 +289,59 @@ def _option(flag: str) -> str | None:
     return value
 
 
+def opcodes_per_plan(name: str) -> tuple[int, int]:
+    """The bytecode operations one study pass executes (``sys.settrace`` with opcode events),
+    and the plans: a measure of the work that no other process on the machine disturbs."""
+    crew = load_crew(name)
+    gate = gate_for(crew)
+    plans = recorded(crew, name)
+
+    def one_pass() -> None:
+        _forget(gate)
+        for plan, request, world, _ in plans:
+            gate.validate(plan, request, world)
+
+    one_pass()  # warm-up: what is compiled once per process is not the pass's work
+    count = 0
+
+    def tracer(frame: Any, event: str, arg: Any) -> Any:
+        nonlocal count
+        frame.f_trace_opcodes = True
+        if event == "opcode":
+            count += 1
+        return tracer
+
+    sys.settrace(tracer)
+    try:
+        one_pass()
+    finally:
+        sys.settrace(None)
+    return count, len(plans)
+
+
+def opcodes_section(src: str | None) -> int:
+    """``--opcodes``: the study pass's bytecode operations by this tree (and the one at
+    ``src``, in a child process)."""
+    import os
+    import subprocess
+
+    trees = [("this tree", None)] + ([("before", src)] if src else [])
+    rows = []
+    for label, path in trees:
+        if path is None:
+            counts = {name: opcodes_per_plan(name) for name in ("sar", "g1_go2")}
+        else:
+            env = {**os.environ, "PYTHONPATH": str(Path(path).resolve() / "src")}
+            done = subprocess.run([sys.executable, __file__, "--child-opcodes", "1"], env=env,
+                                  capture_output=True, text=True, check=True)
+            counts = {k: tuple(v) for k, v in json.loads(done.stdout.splitlines()[-1]).items()}
+        rows += [[label, name, f"{ops:,}", f"{ops / plans:,.0f}"]
+                 for name, (ops, plans) in counts.items()]
+    print("Study pass, bytecode operations executed (sys.settrace; deterministic, unlike time)")
+    print(table(["tree", "crew", "per pass", "per plan"], rows))
+    return 0
+
+
 def child_study(rounds: int) -> int:
     """Child mode of ``--before``: the study corpus's medians (ns per plan), as JSON."""
     out = {}
@@ -329,8 +387,16 @@ def main() -> int:
     child = _option("--child-study")
     if child is not None:
         return child_study(int(child))
+    if _option("--child-opcodes") is not None:
+        print(json.dumps({name: opcodes_per_plan(name) for name in ("sar", "g1_go2")}))
+        return 0
     before = _option("--before")
+    opcodes = "--opcodes" in sys.argv
+    if opcodes:
+        sys.argv.remove("--opcodes")
     args = parse_args(__doc__.splitlines()[0] if __doc__ else "")
+    if opcodes:
+        return opcodes_section(before)
     if before is not None:
         return before_after(before, 3 if args.quick else 7)
     long_reps, short_reps = (60, 600) if args.quick else (400, 4_000)
