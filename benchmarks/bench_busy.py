@@ -31,7 +31,16 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from benchlib import SAR_PLAN_FILE, SAR_REQUEST, Report, fmt, parse_args, print_header, table
+from benchlib import (
+    SAR_PLAN_FILE,
+    SAR_REQUEST,
+    Report,
+    console_script,
+    fmt,
+    parse_args,
+    print_header,
+    table,
+)
 
 TARGET_RATIO = 3.0
 SPIN = "while True:\n    pass\n"
@@ -83,9 +92,7 @@ def pair(script: Path, tmp: Path, env: dict[str, str], repeat: int, label: str
 def main() -> int:
     args = parse_args(__doc__.splitlines()[0] if __doc__ else "", profile=False)
     repeat = 2 if args.quick else 5
-    script = Path(sys.executable).parent / "crewgate"
-    if not script.exists():
-        raise SystemExit(f"console script {script} not found: install crewgate in this venv")
+    script = console_script()
     cores = os.cpu_count() or 1
     print_header("bench_busy: crewgate run, exemplar planner vs --plan, every core busy",
                  f"{repeat} alternating runs of each, with {cores} spinning processes and idle.")

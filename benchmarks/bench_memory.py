@@ -39,6 +39,7 @@ from benchlib import (
     SAR_PLAN_FILE,
     SAR_REQUEST,
     Report,
+    console_script,
     fmt,
     parse_args,
     print_header,
@@ -83,9 +84,7 @@ def mb(kb: float) -> float:
 def main() -> int:
     args = parse_args(__doc__.splitlines()[0] if __doc__ else "", profile=False)
     repeat = 2 if args.quick else 5
-    script = Path(sys.executable).parent / "crewgate"
-    if not script.exists():
-        raise SystemExit(f"console script {script} not found: install crewgate in this venv")
+    script = console_script()
     print_header("bench_memory: max RSS of the crewgate console command",
                  f"{repeat} runs per command, each the only child of a fresh probe interpreter "
                  "(getrusage(RUSAGE_CHILDREN).ru_maxrss).")

@@ -235,3 +235,11 @@ def profile_calls(label: str, fn: Callable[[], object], calls: int, top: int = 1
     print(f"-- cProfile: {label}, {calls} calls, top {top} by tottime --")
     stats = pstats.Stats(profiler, stream=sys.stdout)
     stats.strip_dirs().sort_stats("tottime").print_stats(top)
+
+
+def console_script() -> Path:
+    """The ``crewgate`` console script of this interpreter's venv (what a user runs)."""
+    script = Path(sys.executable).parent / "crewgate"
+    if not script.exists():
+        raise SystemExit(f"console script {script} not found: install crewgate in this venv")
+    return script
