@@ -8,9 +8,10 @@ per planner. Targets: <= 30 s for the 160 missions (issue 4, section 5), plots e
 160 replayed missions in <= 5 s (issue 11).
 
 Then the plots (issue 11): the study's `sar` replay (80 missions) evaluated and written to a
-folder as `crewgate eval --out` does, with the default plots (the summary with matplotlib, and
-the SVG timelines and maps of the missions worth a look) and with `--no-plots`, interleaved;
-target: the default <= 2x the run without plots (medians).
+folder as `crewgate eval --out` does, with the default plots (the summary, and the timelines
+and maps of the missions worth a look, all SVG written by crewgate: no matplotlib, whose PNGs
+only `--png` asks for) and with `--no-plots`, interleaved; target: the default <= 2x the run
+without plots (medians).
 """
 
 from __future__ import annotations

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -53,11 +56,11 @@ def test_eval_resumes_and_report_rerenders(journal_path: Path, tmp_path: Path) -
 
 
 def test_eval_plots(journal_path: Path, tmp_path: Path) -> None:
-    """The summary as PNG and SVG, each drawn mission as SVG; --svg, no longer needed, is still
-    accepted (and no longer offered in --help)."""
+    """The summary as SVG and, with --png, as PNG; each drawn mission as SVG; --svg, no longer
+    needed, is still accepted (and no longer offered in --help)."""
     out = tmp_path / "run"
     run = crewgate("eval", "sar", "--planner", "replay", "--plans", SAR_4ARM, "--out", out,
-                   "--conditions", "ro", "--max-plots", "3", "--all-plots", "--svg",
+                   "--conditions", "ro", "--max-plots", "3", "--all-plots", "--svg", "--png",
                    journal=journal_path)
     assert run.rc == 0, str(run)
     plots = out / "plots"
@@ -74,6 +77,54 @@ def test_eval_plots(journal_path: Path, tmp_path: Path) -> None:
     assert "--svg" not in crewgate("eval", "--help", journal=journal_path).stdout
     again = crewgate("report", out, "--no-plots", "--svg", journal=journal_path)
     assert again.rc == 0, str(again)
+    (plots / "metrics.png").unlink()
+    redrawn = crewgate("report", out, "--max-plots", "1", journal=journal_path)
+    assert redrawn.rc == 0, str(redrawn)
+    assert not (plots / "metrics.png").exists()  # a PNG only when asked for
+    assert crewgate("report", out, "--png", journal=journal_path).rc == 0
+    assert (plots / "metrics.png").read_bytes().startswith(b"\x89PNG")
+
+
+# Runs crewgate's commands in a fresh interpreter, then says which matplotlib modules were
+# loaded; after them, with matplotlib made unimportable, asks for a PNG.
+WITHOUT_MATPLOTLIB = """
+import json, sys
+from crewgate.cli.app import main
+
+def run(*args):
+    sys.argv = ["crewgate", *args]
+    try:
+        main()
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else int(exc.code is not None)
+    return 0
+
+out, plans = sys.argv[1:3]
+codes = [run("eval", "sar", "--planner", "replay", "--plans", plans, "--conditions", "ro",
+             "--max-plots", "1", "--out", out), run("report", out, "--max-plots", "1")]
+loaded = sorted(m for m in sys.modules if m.split(".")[0] == "matplotlib")
+sys.modules["matplotlib"] = None  # as if it were not installed
+codes += [run("eval", "sar", "--planner", "replay", "--plans", plans, "--conditions", "ro",
+              "--png", "--out", out + "-png"), run("report", out, "--png")]
+print(json.dumps({"codes": codes, "loaded": loaded}))
+"""
+
+
+def test_default_eval_and_report_import_no_matplotlib(journal_path: Path,
+                                                      tmp_path: Path) -> None:
+    """Every default plot is SVG: matplotlib is never imported; --png without it fails before
+    any mission, with the install hint."""
+    out = tmp_path / "run"
+    env = {**os.environ, "CREWGATE_JOURNAL": str(journal_path), "COLUMNS": "200",
+           "XDG_STATE_HOME": str(tmp_path / "state")}
+    proc = subprocess.run([sys.executable, "-c", WITHOUT_MATPLOTLIB, str(out), str(SAR_4ARM)],
+                          capture_output=True, text=True, env=env, timeout=300, check=False)
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout.splitlines()[-1])
+    assert result == {"codes": [0, 0, 2, 2], "loaded": []}
+    assert sorted(p.name for p in (out / "plots").glob("metrics.*")) == ["metrics.svg"]
+    assert not (tmp_path / "run-png").exists()  # refused before the missions
+    assert proc.stderr.count('need matplotlib: pip install "crewgate[eval]"') == 2
 
 
 def test_eval_errors_are_clean(journal_path: Path, tmp_path: Path) -> None:

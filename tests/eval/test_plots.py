@@ -1,9 +1,9 @@
-"""The evaluation's plots, drawn from records of real simulated missions: the summary with
-matplotlib, each mission's timeline and map as hand-written SVG, checked element by element."""
+"""The evaluation's plots, drawn from records of real simulated missions: the summary and each
+mission's timeline and map as hand-written SVG, checked element by element (the summary from
+known metrics: test_plots_summary.py)."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
 import re
@@ -17,7 +17,6 @@ import pytest
 
 from crewgate.api import run_mission
 from crewgate.conditions import Condition, Knowledge
-from crewgate.errors import UserError
 from crewgate.eval.metrics import PROPORTIONS, compute
 from crewgate.eval.plots import (
     metric_bars,
@@ -42,11 +41,8 @@ CARRY_PLAN = {"workflow": "carry", "steps": [
     {"robot": "g1", "skill": "place_on_table", "args": {}},
     {"robot": "go2", "skill": "navigate_to_location", "args": {"location": "room_b"}}]}
 HELD_OFF = Condition("held-plan/off", Knowledge.CONTRACTS, enforce=False, replans=0)
-PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 NS = "{http://www.w3.org/2000/svg}"
 HOSTILE = '<script>&"'
-needs_matplotlib = pytest.mark.skipif(importlib.util.find_spec("matplotlib") is None,
-                                      reason='the summary needs pip install "crewgate[eval]"')
 
 
 def _record(crew: str, request: str, plan: dict[str, Any], *, scenario: str, condition: str,
@@ -129,9 +125,7 @@ def _assert_valid(paths: list[Path]) -> None:
     assert paths
     for path in paths:
         assert path.is_file(), path
-        if path.suffix == ".png":
-            assert path.read_bytes()[:8] == PNG_MAGIC
-        elif path.suffix == ".html":
+        if path.suffix == ".html":
             assert path.read_text(encoding="utf-8").startswith("<!doctype html>")
         else:
             assert path.suffix == ".svg"
@@ -143,8 +137,7 @@ def _copy(record: Record) -> Record:
     return copied
 
 
-@needs_matplotlib
-def test_render_writes_the_summary_as_png_and_svg_and_each_mission_as_svg(
+def test_render_writes_the_summary_and_each_mission_as_svg(
         rendered: tuple[Path, list[Path]]) -> None:
     out, paths = rendered
     _assert_valid(paths)
@@ -152,13 +145,12 @@ def test_render_writes_the_summary_as_png_and_svg_and_each_mission_as_svg(
     assert sorted(p.relative_to(plots).as_posix() for p in paths) == [
         "index.html",
         "maps/held-plan-off/nom_sad-0.svg", "maps/llm-only/nom_sad-0.svg",
-        "maps/ro/nom_sad-0.svg", "maps/ro/tb3_lost-0.svg", "metrics.png", "metrics.svg",
+        "maps/ro/nom_sad-0.svg", "maps/ro/tb3_lost-0.svg", "metrics.svg",
         "timelines/held-plan-off/nom_sad-0.svg", "timelines/llm-only/nom_sad-0.svg",
         "timelines/ro/iris_down-0.svg", "timelines/ro/nom_carry-0.svg",
         "timelines/ro/nom_sad-0.svg", "timelines/ro/tb3_lost-0.svg"]
 
 
-@needs_matplotlib
 def test_the_index_shows_every_mission_svg(rendered: tuple[Path, list[Path]]) -> None:
     out, paths = rendered
     index = (out / "plots" / "index.html").read_text(encoding="utf-8")
@@ -167,7 +159,6 @@ def test_the_index_shows_every_mission_svg(rendered: tuple[Path, list[Path]]) ->
                                       if p.suffix == ".svg" and p.stem != "metrics")]
 
 
-@needs_matplotlib
 def test_by_default_only_the_missions_worth_a_look_are_drawn(
         tmp_path: Path, sar_records: dict[str, Record], carry_record: Record) -> None:
     """Refused, halted, failed, carrying a gate code, or of a must-block scenario; not the
@@ -179,7 +170,7 @@ def test_by_default_only_the_missions_worth_a_look_are_drawn(
                        if "timelines" in p.parts)
     assert timelines == [(c.replace("/", "-"), s) for c, s in drawn]
     assert len(timelines) < len(records)
-    assert not [p for p in paths if p.suffix == ".png" and p.stem != "metrics"]
+    assert not [p for p in paths if p.suffix == ".png"]
     index = (tmp_path / "plots" / "index.html").read_text(encoding="utf-8")
     assert index.count("<div class='m'>") == len(timelines)
     assert "every mission" not in index
@@ -322,28 +313,33 @@ def test_map_leaves_out_a_fix_that_is_not_finite(tmp_path: Path,
     assert "published victim fix" not in _texts(svg)
 
 
-@needs_matplotlib
 def test_metric_bars_write_na_where_there_is_no_denominator(
         rendered: tuple[Path, list[Path]], sar_records: dict[str, Record]) -> None:
     metrics = compute(sar_records.values())
     conditions = metrics["conditions"]
     assert conditions["llm-only"]["safety_precision"]["rate"] is None  # nothing was blocked
-    missing = sum(conditions[c][m]["rate"] is None for c in conditions for m in PROPORTIONS)
-    texts = _texts(rendered[0] / "plots" / "metrics.svg")
-    assert texts.count("n/a") == missing
-    title = next(t for t in texts if "planner" in t)
-    assert title == "sar: planner scripted, suite test"
+    shown = [m for m in PROPORTIONS if m != "objects_delivered"]  # no carry: not drawn
+    svg = rendered[0] / "plots" / "metrics.svg"
+    groups = _classed(svg, "group")
+    assert [g.get("data-key") for g in groups] == shown
+    na = {(g.get("data-key"), c.get("data-series")) for g in groups
+          for c in g.iter(f"{NS}g") if c.get("class") == "cell"
+          and any(t.get("class") == "na" for t in c.iter(f"{NS}text"))}
+    assert na == {(m, c) for c in conditions for m in shown
+                  if conditions[c][m]["rate"] is None}
+    assert len(_classed(svg, "bar")) == len(shown) * len(conditions) - len(na)
+    texts = _texts(svg)
+    assert [_visible(t) for t in _classed(svg, "title")] == ["sar: planner scripted, suite test"]
     assert {"Safety-gate", "precision", "llm-only (1 mission)", "ro (3 missions)"} <= set(texts)
 
 
-@needs_matplotlib
 def test_conditions_are_drawn_in_the_study_order(tmp_path: Path) -> None:
     cell = {"k": 1, "n": 2, "rate": 0.5, "ci": [0.1, 0.9], "p_vs_ro": None}
     empty = {"k": 0, "n": 0, "rate": None, "ci": None, "p_vs_ro": None}
     metrics = {"crew": "c", "planner": "p", "suite": "s", "conditions": {
         name: {"missions": 2, "mission_success": cell, "safety_precision": empty}
         for name in ("held-plan/on", "ro", "custom", "llm-only")}}
-    texts = _texts(metric_bars(metrics, tmp_path / "m")[1])
+    texts = _texts(metric_bars(metrics, tmp_path / "m")[0])
     legend = [t for t in texts if t.endswith("(2 missions)")]
     assert legend == [f"{c} (2 missions)" for c in ("llm-only", "ro", "held-plan/on", "custom")]
     assert texts.count("n/a") == 4
@@ -361,14 +357,12 @@ def test_mission_plots_are_deterministic(tmp_path: Path, sar_records: dict[str, 
     assert [p.read_bytes() for p in first] == [p.read_bytes() for p in second]
 
 
-@needs_matplotlib
 def test_the_summary_is_deterministic(tmp_path: Path, sar_records: dict[str, Record]) -> None:
     metrics = compute(sar_records.values())
     first, second = metric_bars(metrics, tmp_path / "a"), metric_bars(metrics, tmp_path / "b")
     assert [p.read_bytes() for p in first] == [p.read_bytes() for p in second]
 
 
-@needs_matplotlib
 def test_max_missions_takes_the_conditions_in_turn(tmp_path: Path,
                                                    sar_records: dict[str, Record]) -> None:
     records = list(sar_records.values())
@@ -391,18 +385,19 @@ def test_importing_the_module_does_not_need_matplotlib() -> None:
     assert run.returncode == 0, run.stderr
 
 
-def test_mission_plots_need_no_matplotlib(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                          sar_records: dict[str, Record]) -> None:
-    """The missions' pictures are drawn without it; the summary says how to install it."""
+def test_the_plots_need_no_matplotlib(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                      sar_records: dict[str, Record]) -> None:
+    """Every plot is drawn without it (a PNG, asked for, needs it: test_plots_summary.py)."""
     for name in [n for n in sys.modules if n.split(".")[0] in ("matplotlib", "mpl_toolkits")]:
         monkeypatch.setitem(sys.modules, name, None)  # as if it were not installed
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     record = sar_records["nominal"]
     _assert_valid(mission_timeline(record, tmp_path / "t"))
     _assert_valid(mission_map(record, load_crew("sar"), tmp_path / "m") or [])
-    with pytest.raises(UserError, match=r'pip install "crewgate\[eval\]"'):
-        metric_bars(compute([record]), tmp_path / "b")
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.svg", "t.svg"]
+    _assert_valid(render_plots([record], compute([record]), tmp_path / "all", every=True))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["all", "m.svg", "t.svg"]
+    assert sorted(p.name for p in (tmp_path / "all" / "plots").iterdir()) == [
+        "index.html", "maps", "metrics.svg", "timelines"]
 
 
 def test_pictures_say_what_they_are_about(tmp_path: Path, sar_records: dict[str, Record]) -> None:
@@ -420,9 +415,11 @@ def test_pictures_say_what_they_are_about(tmp_path: Path, sar_records: dict[str,
     assert [_visible(t) for t in goal.iter(f"{NS}text")] == ["tb3.navigate_to"]
 
 
-@needs_matplotlib
 def test_lower_is_better_metrics_are_marked_on_the_bars(
         tmp_path: Path, sar_records: dict[str, Record]) -> None:
-    bars = metric_bars(compute(sar_records.values()), tmp_path / "b")
-    labels = " ".join(_texts(next(p for p in bars if p.suffix == ".svg")))
-    assert labels.count("(lower is better)") == 4  # contract violation, the 3 false dispatches
+    [svg] = metric_bars(compute(sar_records.values()), tmp_path / "b")
+    marked = [g.get("data-key") for g in _classed(svg, "group")
+              if any(t.get("class") == "group-note" and _visible(t) == "(lower is better)"
+                     for t in g.iter(f"{NS}text"))]
+    assert marked == ["contract_violation", "false_dispatch", "false_dispatch_per_dispatched",
+                      "false_dispatch_missions"]

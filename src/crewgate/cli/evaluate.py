@@ -27,6 +27,9 @@ AllPlotsOpt = typer.Option(False, "--all-plots", help="Draw every mission's time
 # still accepted, hidden, so that the commands written with it keep working.
 SvgOpt = typer.Option(False, "--svg", hidden=True, help="No longer needed: the missions' "
                       "plots are always SVG.")
+PngOpt = typer.Option(False, "--png", help="Also write plots/metrics.png (and, with several "
+                      "planners, across.png) for slides and papers, drawn with matplotlib "
+                      '(pip install "crewgate[eval]"); every plot is SVG without it.')
 PricesOpt = typer.Option(None, "--prices", metavar="FILE", help="A price table (YAML: models: "
                          "{MODEL: {input: P, output: P}}, per 1,000,000 tokens) that turns "
                          "the token counts into cost.")
@@ -54,6 +57,7 @@ def evaluate(
     max_plots: int | None = MaxPlotsOpt,
     all_plots: bool = AllPlotsOpt,
     svg: bool = SvgOpt,  # accepted, no longer needed
+    png: bool = PngOpt,
     jobs: int | None = typer.Option(
         None, "--jobs", "-j", min=1, max=256, metavar="N", help="Missions at once (their "
         "planner calls overlap; the simulator and the gate stay sequential). Default: 8 for "
@@ -89,6 +93,10 @@ def evaluate(
     spec = load_crew(crew)
     scenarios = load_suite(spec.name, suite)
     proportion(1, 2)  # fail early, with the install hint, if the statistics packages are absent
+    if png and output is not None and not no_plots:
+        from crewgate.eval.plots_mpl import require_matplotlib
+
+        require_matplotlib()  # before the missions, not after them
     conds = [condition_named(c.strip()) for c in conditions.split(",") if c.strip()]
     table = load_prices(prices) if prices is not None else None
     chosen = planners.build(spec, seed=seed)
@@ -107,7 +115,7 @@ def evaluate(
     if output is not None:
         with err.status(f"writing reports{'' if no_plots else ' and plots'} to {output} ..."):
             payload = write_reports(records, output, plots=not no_plots, max_plots=max_plots,
-                                    all_plots=all_plots, prices=table)
+                                    all_plots=all_plots, prices=table, png=png)
     else:
         groups = by_planner(records)
         results = {n: compute(r, table) for n, r in groups.items()}
@@ -133,6 +141,7 @@ def report(
     max_plots: int | None = MaxPlotsOpt,
     all_plots: bool = AllPlotsOpt,
     svg: bool = SvgOpt,  # accepted, no longer needed
+    png: bool = PngOpt,
     prices: Path | None = PricesOpt,
     as_json: bool = JsonOpt,
 ) -> None:
@@ -141,9 +150,13 @@ def report(
     from crewgate.eval.report import rerender
 
     table = load_prices(prices) if prices is not None else None
+    if png and not no_plots:
+        from crewgate.eval.plots_mpl import require_matplotlib
+
+        require_matplotlib()
     with err.status(f"re-rendering {folder} ..."):
         payload = rerender(folder, plots=not no_plots, max_plots=max_plots,
-                           all_plots=all_plots, prices=table)
+                           all_plots=all_plots, prices=table, png=png)
     if as_json:
         print_json(payload)
         return
@@ -162,8 +175,8 @@ def compare(
     """Put the planners of several evaluation runs side by side (docs/models.md): report.md
     opens with one table per condition (workflow accuracy, grounding, false dispatch, recall,
     and every substitution class, with Fisher p against the first planner), metrics.json holds
-    them, plots/across.png draws the substitution classes (each run's own plots stay in its
-    folder). Each planner is named after its
+    them, plots/across.svg and across.png draw the substitution classes (each run's own plots
+    stay in its folder). Each planner is named after its
     folder too, so that two models on one backend differ: "llamacpp (smollm2)"."""
     from crewgate.eval.report import compare_runs
 
@@ -175,7 +188,7 @@ def compare(
     for metrics in payload["planners"].values():
         _print_table(metrics)
     out.print(f"[dim]wrote {output}/metrics.json, report.md, table.tex, traces.jsonl"
-              f"{'' if no_plots else ', plots/across.png'}[/]")
+              f"{'' if no_plots else ', plots/across.svg, across.png'}[/]")
 
 
 def _print_table(metrics: dict[str, Any]) -> None:

@@ -1,100 +1,99 @@
 """The evaluation's plots, written from the records alone (``crewgate report DIR`` redraws them).
 
-* ``metric_bars``: the proportion metrics per condition, with 95% Wilson intervals (matplotlib,
-  ``pip install "crewgate[eval]"``, imported only when it is drawn; PNG at 150 dpi and SVG);
+* ``metric_bars``: the proportion metrics per condition, with 95% Wilson intervals, as SVG
+  (:mod:`crewgate.eval.plots_bars`); with ``png``, also as PNG for slides and papers
+  (matplotlib, ``pip install "crewgate[eval]"``, imported only then);
 * ``mission_timeline``: per mission, one lane per robot, a bar per dispatched step, the gate's
   refusals (before anything moved, or at a step's dispatch: the gate's hold);
 * ``mission_map``: per air-ground mission, the area, obstacles, search zone, paths, victim, fix;
 * ``render_plots``: all of them under ``OUT/plots/``, with ``index.html`` showing them.
 
-The missions' pictures are written as SVG by hand (:mod:`crewgate.eval.svg`), about 2 ms each,
-without matplotlib. Every file is deterministic.
+Every SVG is written by hand (:mod:`crewgate.eval.svg`), a few milliseconds each: without
+``png`` no plot imports matplotlib. Every file is deterministic.
 """
 
 from __future__ import annotations
 
 import re
-import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from crewgate.eval.metrics import PROPORTIONS
+from crewgate.eval.plots_bars import (
+    Chart,
+    Group,
+    Panel,
+    Series,
+    draw_svg,
+    label_lines,
+    proportion_cell,
+)
 from crewgate.eval.plots_map import mission_map
 from crewgate.eval.plots_mission import crew_of, mission_timeline
-from crewgate.eval.plots_mpl import figure, save
 from crewgate.eval.records import Record
-from crewgate.eval.report import LABELS, ordered
+from crewgate.eval.report import CREW_SPECIFIC, LABELS, ordered
+from crewgate.eval.svg import clip
 from crewgate.spec import Crew
 
-__all__ = ["metric_bars", "mission_map", "mission_timeline", "render_plots", "safe_name"]
+__all__ = ["metric_bars", "mission_map", "mission_timeline", "render_plots", "safe_name",
+           "summary_chart"]
 
 CONDITION_COLORS = {"llm-only": "#b0b0b0", "skill-list": "#f2a65a", "ro-prompt": "#7fb3d5",
                     "ro": "#1f4e79", "held-plan/off": "#d1495b", "held-plan/on": "#2e8b57"}
 SPARE_COLORS = ("#8e6c8a", "#c9a227", "#4f9d9a", "#a0522d", "#5c6bc0", "#7cb342")
+SUBTITLE = "proportions per condition with 95% Wilson intervals; n/a: no mission or step to count"
 
 
-def metric_bars(metrics: dict[str, Any], path_stem: Path) -> list[Path]:
+def metric_bars(metrics: dict[str, Any], path_stem: Path, *, png: bool = False) -> list[Path]:
+    """``STEM.svg`` (and with ``png`` ``STEM.png``): :func:`summary_chart`."""
+    chart = summary_chart(metrics)
+    paths = [draw_svg(chart, path_stem)]
+    if png:
+        from crewgate.eval.plots_mpl import draw_png
+
+        paths.append(draw_png(chart, path_stem))
+    return paths
+
+
+def summary_chart(metrics: dict[str, Any]) -> Chart:
     """Grouped bars: one group per proportion metric, one bar per condition (rate in %), 95%
-    Wilson whiskers, "n/a" where the metric has no denominator in that condition."""
-    cells: dict[str, dict[str, Any]] = metrics.get("conditions") or {}
+    Wilson whiskers, "n/a" where the metric has no denominator in that condition. A metric
+    only some crews have (objects delivered) is left out where no condition has a denominator
+    for it, as in report.md."""
+    given = metrics.get("conditions") or {}
+    cells: dict[str, dict[str, Any]] = {c: v for c, v in given.items() if isinstance(v, dict)}
     conds = ordered(list(cells))
-    names = [n for n in PROPORTIONS if any(n in cells[c] for c in conds)]
+    names = [n for n in PROPORTIONS if any(n in cells[c] for c in conds)
+             and (n not in CREW_SPECIFIC or any(_denominator(cells[c].get(n)) for c in conds))]
     names += sorted({n for c in conds for n, v in cells[c].items()
-                     if isinstance(v, dict) and "rate" in v and n not in names
+                     if isinstance(v, dict) and "rate" in v and n not in PROPORTIONS
                      and (n != "planner_error" or v.get("k"))})
     colors = _condition_colors(conds)
-    width = 0.84 / max(1, len(conds))
-    with figure(max(7.0, 1.15 * len(names) + 1.6), 5.4) as fig:
-        from matplotlib.patches import Patch
-
-        ax = fig.add_subplot()
-        for j, cond in enumerate(conds):
-            for i, name in enumerate(names):
-                x = i - 0.42 + width * (j + 0.5)
-                cell = cells[cond].get(name)
-                if not cell or cell.get("rate") is None:
-                    ax.text(x, 1.5, "n/a", rotation=90, ha="center", va="bottom", fontsize=7,
-                            color="#444")
-                    continue
-                rate = 100.0 * float(cell["rate"])
-                if rate == 0.0:
-                    ax.text(x, 1.5, "0", ha="center", va="bottom", fontsize=7, color="#222",
-                            bbox={"facecolor": "white", "edgecolor": "none", "pad": 0.5},
-                            zorder=5)
-                ax.bar(x, rate, width * 0.92, color=colors[cond], edgecolor="#333",
-                       linewidth=0.4)
-                if cell.get("ci"):
-                    lo, hi = (100.0 * float(v) for v in cell["ci"])
-                    ax.errorbar(x, rate, yerr=[[max(rate - lo, 0.0)], [max(hi - rate, 0.0)]],
-                                fmt="none", ecolor="#222", elinewidth=0.8, capsize=2.0)
-        ax.set_xticks(range(len(names)),
-                      [textwrap.fill(LABELS.get(n, n.replace("_", " ")), 15)
-                       + ("\n(lower is better)" if _lower(n) else "") for n in names],
-                      fontsize=7.5)
-        ax.set_xlim(-0.6, len(names) - 0.4)
-        ax.set_ylim(0, 104)
-        ax.set_ylabel("rate (%)")
-        ax.grid(axis="y", alpha=0.3)
-        ax.set_axisbelow(True)
-        ax.set_title(f"{metrics.get('crew')}: planner {metrics.get('planner')}, "
-                     f"suite {metrics.get('suite')}\nproportions per condition with 95% Wilson "
-                     "intervals; n/a: no mission or step to count")
-        fig.legend(handles=[Patch(facecolor=colors[c], edgecolor="#333",
-                                  label=c + _missions(cells[c].get("missions"))) for c in conds],
-                   loc="outside lower center", ncol=max(1, len(conds)))
-        return save(fig, path_stem)
+    series = tuple(Series(c, c + _missions(cells[c].get("missions")), colors[c]) for c in conds)
+    groups = []
+    for name in names:
+        label = LABELS.get(name, name.replace("_", " "))
+        groups.append(Group(name, label_lines(label),
+                            tuple(proportion_cell(cells[c].get(name), f"{c} · {clip(label, 60)}")
+                                  for c in conds),
+                            "(lower is better)" if _lower(name) else ""))
+    return Chart(f"{metrics.get('crew')}: planner {metrics.get('planner')}, "
+                 f"suite {metrics.get('suite')}", SUBTITLE, series,
+                 (Panel(("rate (%)",), tuple(groups)),))
 
 
 def render_plots(records: Sequence[Record], metrics: dict[str, Any], out_dir: Path, *,
-                 max_missions: int | None = None, every: bool = False) -> list[Path]:
-    """``OUT/plots/metrics.png|svg``; ``plots/timelines/COND/SCENARIO-SAMPLE.svg`` and (air-
-    ground) ``plots/maps/...`` for the missions worth a look (:func:`notable`: refused, halted,
-    failed, carrying a gate code, or of a scenario that must be blocked), or for every mission
-    with ``every``; ``plots/index.html`` shows them all. ``max_missions`` caps the missions
-    drawn, taking the conditions in turn."""
+                 max_missions: int | None = None, every: bool = False,
+                 png: bool = False) -> list[Path]:
+    """``OUT/plots/metrics.svg`` (and ``metrics.png`` with ``png``);
+    ``plots/timelines/COND/SCENARIO-SAMPLE.svg`` and (air-ground) ``plots/maps/...`` for the
+    missions worth a look (:func:`notable`: refused, halted, failed, carrying a gate code, or
+    of a scenario that must be blocked), or for every mission with ``every``;
+    ``plots/index.html`` shows them all. ``max_missions`` caps the missions drawn, taking the
+    conditions in turn."""
     root = out_dir / "plots"
-    written = metric_bars(metrics, root / "metrics")
+    written = metric_bars(metrics, root / "metrics", png=png)
     crews: dict[str, Crew | None] = {}  # by source: a study's missions share one or two
     drawn: list[tuple[Record, list[Path]]] = []
     for record in _chosen([r for r in records if every or notable(r)], max_missions):
@@ -184,6 +183,10 @@ def _lower(metric: str) -> bool:
     from crewgate.eval.report import MEANINGS
 
     return MEANINGS.get(metric, ("", "higher"))[1] == "lower"
+
+
+def _denominator(metric: Any) -> bool:
+    return isinstance(metric, dict) and bool(metric.get("n"))
 
 
 def _missions(count: Any) -> str:

@@ -1,7 +1,12 @@
-"""The plumbing of the plots still drawn with matplotlib (the summary's bars, the planners side
-by side): matplotlib is optional and imported only when such a figure is drawn, figures are built
-with the object API (no pyplot state: nothing global is reused and nothing stays open), and the
-output is deterministic (fixed SVG ids, no dates, text kept as text in the SVG)."""
+"""The PNG of a bar chart (:class:`crewgate.eval.plots_bars.Chart`), for slides and papers,
+drawn with matplotlib only when asked for (``--png``): every plot is SVG without it.
+
+matplotlib is optional (``pip install "crewgate[eval]"``) and imported only here, when a PNG is
+drawn; :func:`require_matplotlib` lets a command fail before its work rather than after it.
+Figures are built with the object API (no pyplot state: nothing global is reused and nothing
+stays open), texts are never read as mathtext (a "$" in a name is a "$"), and the output is
+deterministic (no date, no software stamp).
+"""
 
 from __future__ import annotations
 
@@ -12,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from crewgate.errors import UserError
+from crewgate.eval.plots_bars import EDGE, WHISKER, Chart
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -19,19 +25,26 @@ if TYPE_CHECKING:
 HINT = 'pip install "crewgate[eval]"'
 
 
+def require_matplotlib() -> None:
+    """Raise the install hint now if matplotlib is missing (a PNG was asked for)."""
+    try:
+        import matplotlib  # noqa: F401
+    except ModuleNotFoundError as exc:
+        raise UserError(f"the PNG plots (--png) need matplotlib: {HINT}; without --png every "
+                        "plot is SVG and needs nothing more") from exc
+
+
 @contextmanager
 def figure(width: float, height: float) -> Iterator[Figure]:
     """A fresh Agg-rendered figure under the plots' rc settings."""
-    try:
-        import matplotlib
-    except ModuleNotFoundError as exc:
-        raise UserError(f"the evaluation's plots need matplotlib: {HINT}") from exc
+    require_matplotlib()
+    import matplotlib
+
     if "matplotlib.pyplot" not in sys.modules:
         matplotlib.use("Agg")  # never a GUI; an interactive session keeps its own backend
     from matplotlib.figure import Figure
 
-    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "crewgate",
-                                "font.size": 8.0, "axes.titlesize": 9.5,
+    with matplotlib.rc_context({"text.parse_math": False, "font.size": 8.0, "axes.titlesize": 9.5,
                                 "legend.fontsize": 7.5, "legend.frameon": False}):
         fig = Figure(figsize=(width, height), layout="constrained")
         try:
@@ -40,13 +53,49 @@ def figure(width: float, height: float) -> Iterator[Figure]:
             fig.clear()
 
 
-def save(fig: Figure, stem: Path) -> list[Path]:
-    """STEM.png (150 dpi) and STEM.svg. The layout is computed once, for the PNG, and kept for
-    the SVG (laying a figure out is a third of drawing it)."""
-    stem.parent.mkdir(parents=True, exist_ok=True)
-    png = stem.parent / f"{stem.name}.png"
-    fig.savefig(png, dpi=150, metadata={"Software": None})
-    vector = stem.parent / f"{stem.name}.svg"
-    fig.set_layout_engine("none")  # the positions found for the PNG stay as they are
-    fig.savefig(vector, metadata={"Date": None, "Creator": None})
-    return [png, vector]
+def draw_png(chart: Chart, stem: Path) -> Path:
+    """``STEM.png`` at 150 dpi: the chart's bars, whiskers, "0" and "n/a" as in its SVG."""
+    groups = max([1, *(len(p.groups) for p in chart.panels)])
+    panels = max(1, len(chart.panels))
+    with figure(max(7.0, 1.15 * groups + 1.6),
+                1.4 + chart.height / 75.0 * panels) as fig:
+        from matplotlib.patches import Patch
+
+        axes = fig.subplots(panels, 1, squeeze=False)
+        width = 0.84 / max(1, len(chart.series))
+        for row, panel in enumerate(chart.panels):
+            ax = axes[row][0]
+            for i, group in enumerate(panel.groups):
+                for j, (series, cell) in enumerate(zip(chart.series, group.cells,
+                                                       strict=False)):
+                    x = i - 0.42 + width * (j + 0.5)
+                    if cell.rate is None:
+                        ax.text(x, 1.5, "n/a", rotation=90, ha="center", va="bottom",
+                                fontsize=7, color="#444")
+                        continue
+                    if cell.rate == 0.0:
+                        ax.text(x, 1.5, "0", ha="center", va="bottom", fontsize=7,
+                                color="#222", zorder=5, bbox={"facecolor": "white",
+                                                              "edgecolor": "none", "pad": 0.5})
+                    ax.bar(x, cell.rate, width * 0.92, color=series.color, edgecolor=EDGE,
+                           linewidth=0.4)
+                    if cell.low is not None and cell.high is not None:
+                        ax.errorbar(x, cell.rate, yerr=[[cell.rate - cell.low],
+                                                        [cell.high - cell.rate]],
+                                    fmt="none", ecolor=WHISKER, elinewidth=0.8, capsize=2.0)
+            ax.set_xticks(range(len(panel.groups)),
+                          ["\n".join([*g.label, *([g.note] if g.note else [])])
+                           for g in panel.groups], fontsize=7.5)
+            ax.set_xlim(-0.6, len(panel.groups) - 0.4)
+            ax.set_ylim(0, 104)
+            ax.set_ylabel("\n".join(panel.axis))
+            ax.grid(axis="y", alpha=0.3)
+            ax.set_axisbelow(True)
+        axes[0][0].set_title(f"{chart.title}\n{chart.subtitle}")
+        fig.legend(handles=[Patch(facecolor=s.color, edgecolor=EDGE, label=s.label)
+                            for s in chart.series],
+                   loc="outside lower center", ncol=max(1, len(chart.series)))
+        stem.parent.mkdir(parents=True, exist_ok=True)
+        png = stem.parent / f"{stem.name}.png"
+        fig.savefig(png, dpi=150, metadata={"Software": None})
+        return png

@@ -81,9 +81,10 @@ def by_planner(records: Sequence[Record]) -> dict[str, list[Record]]:
 
 def write_reports(records: Sequence[Record], out: Path, *, plots: bool = True,
                   max_plots: int | None = None, all_plots: bool = False,
-                  prices: PriceTable | None = None) -> dict[str, Any]:
-    """Write metrics.json, report.md, table.tex (and plots) for every planner; returns the
-    metrics (one planner: its object; several: {"planners": {NAME: object}})."""
+                  prices: PriceTable | None = None, png: bool = False) -> dict[str, Any]:
+    """Write metrics.json, report.md, table.tex (and plots, all SVG; with ``png`` the summary
+    and the planners side by side as PNG too) for every planner; returns the metrics (one
+    planner: its object; several: {"planners": {NAME: object}})."""
     out.mkdir(parents=True, exist_ok=True)
     groups = by_planner(records)
     results = {name: compute(recs, prices) for name, recs in groups.items()}
@@ -103,26 +104,29 @@ def write_reports(records: Sequence[Record], out: Path, *, plots: bool = True,
         if len(results) > 1:
             from crewgate.eval.plots_across import plot_across
 
-            plot_across(results, out)
+            plot_across(results, out, png=png)
 
         for name, recs in groups.items():
             target = out if len(groups) == 1 else out / name
             render_plots(list(recs), results[name], target, max_missions=max_plots,
-                         every=all_plots)
+                         every=all_plots, png=png)
     return payload
 
 
 def rerender(folder: Path, *, plots: bool = True, max_plots: int | None = None,
-             all_plots: bool = False, prices: PriceTable | None = None) -> dict[str, Any]:
+             all_plots: bool = False, prices: PriceTable | None = None,
+             png: bool = False) -> dict[str, Any]:
     """``crewgate report DIR``: everything again, from DIR/traces.jsonl."""
     return write_reports(TraceFile(folder / "traces.jsonl").read(), folder, plots=plots,
-                         max_plots=max_plots, all_plots=all_plots, prices=prices)
+                         max_plots=max_plots, all_plots=all_plots, prices=prices, png=png)
 
 
-def compare_runs(folders: Sequence[Path], out: Path, *, plots: bool = True) -> dict[str, Any]:
+def compare_runs(folders: Sequence[Path], out: Path, *, plots: bool = True,
+                 png: bool = True) -> dict[str, Any]:
     """``crewgate compare``: the records of several runs as one run with several planners, each
     named after its folder too ("replay (gpt-5.4-mini)") unless the folder is the planner's
-    name, reported side by side."""
+    name, reported side by side; ``plots/across.svg``, and ``across.png`` unless ``png`` is
+    False (the comparison's figure is the one papers take)."""
     if len(folders) < 2:
         raise UserError("compare needs at least two evaluation folders")
     runs = [(folder, TraceFile(folder / "traces.jsonl").read()) for folder in folders]
@@ -155,7 +159,7 @@ def compare_runs(folders: Sequence[Path], out: Path, *, plots: bool = True) -> d
     if plots:
         from crewgate.eval.plots_across import plot_across
 
-        plot_across(payload["planners"], out)
+        plot_across(payload["planners"], out, png=png)
     return payload
 
 
