@@ -48,8 +48,9 @@ def estop(
         spinner.close()
     what = "released" if release else "[bold red]engaged[/]"
     if readers:
-        out.print(f"e-stop {what} on {topic} ({readers} reader{'s' if readers != 1 else ''})")
+        out.print(f"e-stop {what} on {topic} ({readers} reader{'s' if readers != 1 else ''})",
+                  markup=False)
         return
-    out.print(f"[yellow]e-stop {what} on {topic}, but no reader matched within "
-              f"{MATCH_WAIT_S:g} s[/]: check ROS_DOMAIN_ID and the namespace")
+    out.print(f"e-stop {what} on {topic}, but no reader matched within {MATCH_WAIT_S:g} s: "
+              "check ROS_DOMAIN_ID and the namespace", style="yellow", markup=False)
     raise typer.Exit(1)

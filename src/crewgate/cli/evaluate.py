@@ -128,8 +128,9 @@ def evaluate(
         for metrics in (payload["planners"].values() if "planners" in payload else [payload]):
             _print_table(metrics)
         if output is not None:
-            out.print(f"[dim]wrote {output}/metrics.json, report.md, table.tex, traces.jsonl"
-                      + ("" if no_plots else ", plots/ (index.html)") + "[/]")
+            out.print(f"wrote {output}/metrics.json, report.md, table.tex, traces.jsonl"
+                      + ("" if no_plots else ", plots/ (index.html)"), style="dim",
+                      markup=False)
     if unanswered:
         raise typer.Exit(EXIT_PLANNER)
 
@@ -187,8 +188,9 @@ def compare(
         return
     for metrics in payload["planners"].values():
         _print_table(metrics)
-    out.print(f"[dim]wrote {output}/metrics.json, report.md, table.tex, traces.jsonl"
-              f"{'' if no_plots else ', plots/across.svg, across.png'}[/]")
+    out.print(f"wrote {output}/metrics.json, report.md, table.tex, traces.jsonl"
+              f"{'' if no_plots else ', plots/across.svg, across.png'}", style="dim",
+              markup=False)
 
 
 def _print_table(metrics: dict[str, Any]) -> None:

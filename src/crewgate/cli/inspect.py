@@ -69,7 +69,7 @@ def schema(
         print(text)
     else:
         output.write_text(text + "\n", encoding="utf-8")
-        out.print(f"wrote {output}")
+        out.print(f"wrote {output}", markup=False)
 
 
 @spec_app.command("docs")
