@@ -46,11 +46,13 @@ def estop(
         time.sleep(LINGER_S)
     finally:
         spinner.close()
-    what = "released" if release else "[bold red]engaged[/]"
+    from rich.text import Text
+
+    what = Text("released") if release else Text("engaged", style="bold red")
+    line = Text.assemble("e-stop ", what, f" on {topic}")  # text: a topic is never markup
     if readers:
-        out.print(f"e-stop {what} on {topic} ({readers} reader{'s' if readers != 1 else ''})",
-                  markup=False)
+        out.print(line + f" ({readers} reader{'s' if readers != 1 else ''})")
         return
-    out.print(f"e-stop {what} on {topic}, but no reader matched within {MATCH_WAIT_S:g} s: "
-              "check ROS_DOMAIN_ID and the namespace", style="yellow", markup=False)
+    out.print(line + Text(f", but no reader matched within {MATCH_WAIT_S:g} s: check "
+                          "ROS_DOMAIN_ID and the namespace", style="yellow"))
     raise typer.Exit(1)
