@@ -199,7 +199,9 @@ def test_estop_lands_an_airborne_drone_and_holds_until_released(ros: Ros) -> Non
     client.connect("iris")
     assert client.run("iris", "takeoff", {"altitude": 2.0}).status == "succeeded"
     assert client.wait(lambda: _airborne(client), 3.0)
-    rid = client.request("iris", "search_target", {"zone": [-6.0, -4.0, 8.0, 10.0]})
+    # a sweep of 6 m x 16 m away from the victim: about a minute of simulated flight, so the
+    # e-stop comes first however loaded the machine (a 2 m x 2 m one once ended before it)
+    rid = client.request("iris", "search_target", {"zone": [-6.0, 0.0, -6.0, 10.0]})
     assert client.wait(lambda: "accepted" in client.statuses(rid), 3.0)
     client.estop(True, latched=False)  # as `ros2 topic pub` would: volatile
     fb = client.final(rid, 4.0)
