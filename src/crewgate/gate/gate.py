@@ -138,23 +138,24 @@ class Gate:
         self.intent.check_plan(held.brief, held.steps, plan_level)
         started: Counter[str] = Counter()
         for index, (step, settled) in enumerate(zip(plan.steps, steps, strict=True)):
-            progress = Findings(index)
+            found = Findings(index)  # the workflow's transition, then the request's rule
             if settled.progress is not None and plan.workflow is not None:
                 settled.progress.check(plan.workflow, step.robot, refs[index], started, started,
-                                       planned, progress)
+                                       planned, found)
             started[refs[index]] += 1
-            request = Findings(index)
-            self.intent.check(held.brief, held.steps, index, held.asked, request)
+            mark = len(found.items)
+            self.intent.check(held.brief, held.steps, index, held.asked, found)
             # a problem under the request's rule is never a skippable one: judge's skip holds
-            rules = (*progress.items, *settled.rules)
-            requested = tuple(request.items)
+            rules = (*found.items[:mark], *settled.rules)
+            requested = tuple(found.items[mark:])
             steps[index] = Settled(settled.skill, settled.typed, settled.given,
                                    settled.workflow, None, settled.before, rules, requested,
                                    clean(index, step.robot, step.skill, settled.workflow,
                                          (*settled.before, *rules, *requested)))
-        return SettledPlan(facts, refs, planned, tuple(steps),
-                           tuple(self.crew.skill(s.robot, s.skill) for s in plan.steps),
-                           tuple(plan_level.items))
+        # the crew's skill of each step's name, visible or not: what its effects predict
+        skills = tuple(s.skill if s.skill is not None else self.crew.skill(p.robot, p.skill)
+                       for s, p in zip(steps, plan.steps, strict=True))
+        return SettledPlan(facts, refs, planned, tuple(steps), skills, tuple(plan_level.items))
 
     def check(
         self,
@@ -204,10 +205,12 @@ class Gate:
                     for pname, arg in rule.args.items():
                         arg.check(step.ref, workflow, pname, skill, typed, given, facts,
                                   self.ctx, rules)
-        request = Findings(index)
+        requested: tuple[Problem, ...] = ()
         if held is not None and mode is Mode.DISPATCH and index < len(held.steps):
+            request = Findings(index)
             self.intent.check(held.brief, held.steps, index, held.asked, request, dispatch=True)
-        before, ruled, requested = tuple(f.items), tuple(rules.items), tuple(request.items)
+            requested = tuple(request.items)
+        before, ruled = tuple(f.items), tuple(rules.items)
         # a plan's steps get their verdicts when the plan is settled (settle_plan)
         return Settled(skill, typed, given, wf, progress, before, ruled, requested,
                        None if mode is Mode.PLAN else
