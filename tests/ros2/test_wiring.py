@@ -44,10 +44,11 @@ def said(node: NodeProcess) -> list[dict[str, Any]]:
 
 
 def errand(ros: Ros, crew: Crew, request: str, *steps: tuple[str, str, dict[str, Any]],
-           binding: str | None = None) -> tuple[MissionResult, Ros2Adapter]:
+           binding: str | None = None, wait_s: float = 15.0) -> tuple[MissionResult, Ros2Adapter]:
     adapter = Ros2Adapter(crew, namespace=ros.namespace)
     try:
-        assert adapter.connect(["rover"], 15.0) == []  # heard on its pose topic
+        # heard on its pose topic, its service and action servers matched (or the deadline)
+        assert adapter.connect(["rover"], wait_s) == []
         # the binding's topic matches on its own schedule: a plan judged before the first value
         # arrives is refused (fail closed), so wait for it where the test needs it
         end = time.monotonic() + 10.0
@@ -92,6 +93,19 @@ def test_a_service_answering_failure_halts_the_mission(ros: Ros, wired: Crew) ->
     assert result.status == "halted"
     assert result.dispatched[0].message == "/wired/rover/dock answered success=false: " \
                                            "dock blocked"
+    assert [d.skill for d in result.dispatched if d.kind == "step"] == ["dock"]
+
+
+def test_a_service_with_no_server_fails_its_step_without_waiting(ros: Ros, wired: Crew) -> None:
+    """Connecting waits for the servers (here for the deadline: there is none); the dispatch
+    does not wait between the gate's last check and the send: the step fails, the mission
+    halts."""
+    robot(ros, "--no-dock")
+    result, _ = errand(ros, wired, "Dock, then drive to x 1, y 1.", ("rover", "dock", {}),
+                       ("rover", "go_to", {"goal": [1, 1]}), wait_s=1.0)
+    assert result.status == "halted"
+    assert result.dispatched[0].message == "not accepted: service /wired/rover/dock is not " \
+                                           "available (no server matched)"
     assert [d.skill for d in result.dispatched if d.kind == "step"] == ["dock"]
 
 

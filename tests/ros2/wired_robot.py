@@ -5,7 +5,7 @@ crewgate. A goal topic (PoseStamped), a docking service (std_srvs/Trigger), a su
 (``moving``: true for ``--drive-s`` after each goal). Each thing it receives is printed as one
 JSON line for the test to read.
 
-    python tests/ros2/wired_robot.py [--dock-fails] [--beacon X,Y] [--drive-s S]
+    python tests/ros2/wired_robot.py [--dock-fails | --no-dock] [--beacon X,Y] [--drive-s S]
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ def say(**fields: Any) -> None:
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--dock-fails", action="store_true")
+    parser.add_argument("--no-dock", action="store_true", help="serve no docking service")
     parser.add_argument("--beacon", default=None)
     parser.add_argument("--drive-s", type=float, default=0.5)
     opts = parser.parse_args(argv)
@@ -71,7 +72,8 @@ def main(argv: list[str]) -> int:
         return result
 
     node.create_subscription(PoseStamped, "/wired/rover/goal", on_goal, 10)
-    node.create_service(Trigger, "/wired/rover/dock", on_dock)
+    if not opts.no_dock:
+        node.create_service(Trigger, "/wired/rover/dock", on_dock)
     ActionServer(node, Fibonacci, "/wired/rover/survey", on_survey,
                  cancel_callback=lambda goal: CancelResponse.ACCEPT)
     pose_pub = node.create_publisher(PoseStamped, "/wired/rover/pose", 10)

@@ -232,11 +232,14 @@ class Ros2Adapter(Adapter):
         return None if heard is None else time.monotonic() - heard
 
     def connect(self, robots: list[str], timeout_s: float) -> list[str]:
-        """Wait until every robot has been heard; the ones still silent at the deadline."""
+        """Wait until every robot has been heard and the service and action servers of its
+        wired skills have matched (a dispatch never waits for one); the robots still silent
+        at the deadline. A server that has not matched by then fails its step when dispatched."""
         deadline = time.monotonic() + timeout_s
+        wired = [e for (robot, _), e in self.endpoints.items() if robot in robots]
         while time.monotonic() < deadline:
             missing = [r for r in robots if not self.world.get(r, "available")]
-            if not missing:
+            if not missing and all(e.ready() for e in wired):
                 return []
             time.sleep(0.02)
         return [r for r in robots if not self.world.get(r, "available")]

@@ -13,7 +13,6 @@ from crewgate.ros2.runtime import interface, qos
 from crewgate.ros2.section import Ros2Skill
 from crewgate.world import World
 
-READY_TIMEOUT_S = 2.0  # a service or action server not up by then fails the step
 # A topic skill's done_when is not read before this: the condition may hold before the robot has
 # reacted to the message ("moving == false" before it sets off), and that is not the skill's end.
 DONE_WHEN_AFTER_S = 0.2
@@ -73,11 +72,13 @@ class Endpoint:
 
             self.handle = ActionClient(node, self.kind, wiring.name)
 
-    def ready(self, timeout_s: float) -> bool:
+    def ready(self) -> bool:
+        """Its service or action server has matched (a topic needs none). Never waits: the
+        adapter waits for it when it connects, not between the gate's last check and the send."""
         if self.wiring.kind == "service":
-            return bool(self.handle.wait_for_service(timeout_sec=timeout_s))
+            return bool(self.handle.service_is_ready())
         if self.wiring.kind == "action":
-            return bool(self.handle.wait_for_server(timeout_sec=timeout_s))
+            return bool(self.handle.server_is_ready())
         return True
 
 
@@ -98,8 +99,9 @@ class WiredCall:
         if wiring.kind == "topic":
             endpoint.handle.publish(fill(kind(), wiring.fields, command))
             return
-        if not endpoint.ready(READY_TIMEOUT_S):
-            raise AdapterError(f"{wiring.kind} {wiring.name} is not available")
+        if not endpoint.ready():
+            raise AdapterError(f"{wiring.kind} {wiring.name} is not available (no server "
+                               "matched)")
         if wiring.kind == "service":
             self.future = endpoint.handle.call_async(fill(kind.Request(), wiring.fields, command))
         else:
