@@ -9,13 +9,13 @@ its parameter of that type."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 import typer
 
-from crewgate.cli.common import expand_parameter, option_parameter, option_values
+from crewgate.cli.common import R, expand_parameter, option_parameter, option_values
 
 if TYPE_CHECKING:
     from crewgate.adapters.backend import Backend, BackendOptions
@@ -47,11 +47,6 @@ NamespaceOpt = typer.Option(None, "--namespace", metavar="NAMESPACE", rich_help_
                             "crewgate).")
 
 
-def backend_values(shorthands: Mapping[str, object], options: list[str]) -> dict[str, object]:
-    """Option values by name from the shorthands given and the ``-b KEY=VALUE`` items."""
-    return option_values("-b", "backend", shorthands, options)
-
-
 @dataclass(frozen=True)
 class Chosen:
     """A backend chosen on the command line, its options read (nothing opened yet)."""
@@ -68,22 +63,6 @@ class Chosen:
         return self.plugin.wait_s(self.options)
 
 
-def choose_backend(backend: str, backend_option: list[str], *, world: str | None = None,
-                   fault: list[str] | None = None, wait_for: float | None = None,
-                   namespace: str | None = None, seed: int | None = None) -> Chosen:
-    """``--backend`` with its shorthands and ``-b`` options, validated by the backend; the seed
-    goes to a backend that takes one (the simulator's), unless ``-b seed=`` set it."""
-    from crewgate.adapters.backend import backend_class
-
-    kind = backend_class(backend)
-    values = backend_values({"world": world, "faults": fault or [], "wait_for": wait_for,
-                             "namespace": namespace}, backend_option)
-    if seed is not None and "seed" in kind.Options.model_fields:
-        values.setdefault("seed", seed)
-    plugin = kind()
-    return Chosen(plugin, plugin.options(values))
-
-
 @dataclass(frozen=True)
 class BackendArgs:
     """The backend a command was asked for, with its options as given."""
@@ -96,13 +75,21 @@ class BackendArgs:
     namespace: str | None = None
 
     def choose(self, *, seed: int | None = None) -> Chosen:
-        return choose_backend(self.name, list(self.options), world=self.world,
-                              fault=list(self.faults), wait_for=self.wait_for,
-                              namespace=self.namespace, seed=seed)
+        """The backend with its shorthands and ``-b`` options, validated by it; the seed goes
+        to a backend that takes one (the simulator's), unless ``-b seed=`` set it."""
+        from crewgate.adapters.backend import backend_class
+
+        kind = backend_class(self.name)
+        values = option_values("-b", "backend", {
+            "world": self.world, "faults": list(self.faults), "wait_for": self.wait_for,
+            "namespace": self.namespace}, list(self.options))
+        if seed is not None and "seed" in kind.Options.model_fields:
+            values.setdefault("seed", seed)
+        plugin = kind()
+        return Chosen(plugin, plugin.options(values))
 
 
 BACKEND = BackendArgs()  # the placeholder default of a command's BackendArgs parameter
-R = TypeVar("R")
 # the options, by the parameter name each gets in a command (apart from the command's own)
 _OPTIONS: tuple[tuple[str, Any, Any], ...] = (
     ("backend_opt_name", str, BackendOpt), ("backend_opt_items", list[str], BackendOptionOpt),

@@ -14,11 +14,11 @@ import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 import typer
 
-from crewgate.cli.common import expand_parameter, option_parameter, option_values
+from crewgate.cli.common import R, expand_parameter, option_parameter, option_values
 from crewgate.errors import UserError, did_you_mean
 
 if TYPE_CHECKING:
@@ -27,7 +27,6 @@ if TYPE_CHECKING:
 
 DEFAULT_PLANNER = "exemplar"
 PANEL = "Planner"
-R = TypeVar("R")
 
 
 @dataclass(frozen=True, slots=True)

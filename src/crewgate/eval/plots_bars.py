@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from crewgate.eval.plots_svg import INK, MUTED, legend, patch_key, title_block
+from crewgate.eval.plots_svg import FRAME, GRID, INK, MUTED, legend, patch_key, title_block
 from crewgate.eval.svg import Svg, clip, finite, fit, num, text_width
 
 EDGE, WHISKER, BAND = "#333333", "#222222", "#f5f6f8"
@@ -139,7 +139,7 @@ def _panel(svg: Svg, panel: Panel, chart: Chart, *, top: float, slot: float) -> 
         with svg.group(cls="y-axis"):
             for value in range(0, 101, 20):
                 svg.el("line", x1=LEFT, y1=py(value), x2=right, y2=py(value),
-                       stroke="#e3e5e8", stroke_width=1, cls="grid")
+                       stroke=GRID, stroke_width=1, cls="grid")
                 svg.text(LEFT - 7, py(value) + 4, str(value), size=11, fill=MUTED,
                          text_anchor="end", cls="tick")
             lines = [clip(line, 30) for line in panel.axis[:2]]
@@ -165,7 +165,7 @@ def _panel(svg: Svg, panel: Panel, chart: Chart, *, top: float, slot: float) -> 
             under = max(under, bottom + 8 + LINE * (len(group.label) + bool(group.note)))
         svg.el("line", x1=LEFT, y1=bottom, x2=right, y2=bottom, stroke=EDGE, stroke_width=1)
         svg.el("rect", x=LEFT, y=top, width=right - LEFT, height=height, fill="none",
-               stroke="#b9bec5")
+               stroke=FRAME)
     return under + 8
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from crewgate.eval.plots_svg import (
+    FRAME,
     GRID,
     INK,
     MUTED,
@@ -134,7 +135,7 @@ def mission_map(record: Record, crew: Crew, path_stem: Path) -> list[Path] | Non
         if goals:
             keys.append(marker_key("commanded goal", "cross", GOAL, "#111111"))
     keys.append(marker_key("start", "circle", "#ffffff", "#333333", 4.5))
-    svg.el("rect", x=LEFT, y=top, width=pw, height=ph, fill="none", stroke="#b9bec5")
+    svg.el("rect", x=LEFT, y=top, width=pw, height=ph, fill="none", stroke=FRAME)
     used = legend(svg, keys, LEFT + pw + 36, top, 0.0)  # one key a row
     svg.width = LEFT + pw + 36 + keys_width(keys) + 16
     bottom = top + ph + 44

@@ -14,6 +14,7 @@ from typing import Any
 
 from crewgate.errors import UserError
 from crewgate.eval.plots_svg import (
+    FRAME,
     HATCH,
     INK,
     MUTED,
@@ -111,7 +112,7 @@ def mission_timeline(record: Record, path_stem: Path, *, crew: Crew | None = Non
     for name, band_top, rows in bands:
         _draw_lane(svg, name, lanes[name], band_top, rows, crew, left)
     svg.el("rect", x=left, y=plot_top, width=right - left, height=bottom - plot_top,
-           fill="none", stroke="#b9bec5")
+           fill="none", stroke=FRAME)
     legend_y = bottom + 48
     if len(robots) > MAX_LANES:
         svg.text(left, legend_y + 2, f"{len(robots) - MAX_LANES} more robots not drawn",

@@ -13,6 +13,7 @@ from crewgate.eval.records import Record
 from crewgate.eval.svg import Svg, clip, num, text_width, tick_label, ticks
 
 INK, MUTED, GRID = "#222222", "#5f6368", "#e3e5e8"
+FRAME = "#b9bec5"  # the outline of a plot's area
 REFUSAL = "#d50000"
 TITLE_CHARS, LINE_CHARS = 160, 140  # the title's bound; a subtitle line's
 HATCH = ('<pattern id="hatch" width="7" height="7" patternUnits="userSpaceOnUse" '

@@ -252,11 +252,8 @@ class Gate:
         if settled.clean is not None and not (progress or live.items or deferred):
             return StepCheck(settled.clean, typed, resolved, settled.given)
         problems = (*settled.before, *progress, *settled.rules, *live.items, *settled.request)
-        verdict = clean(index, step.robot, step.skill, settled.workflow, problems)
-        if deferred:
-            verdict = StepVerdict(index, step.robot, step.skill, problems, tuple(deferred),
-                                  verdict.skip)
-        return StepCheck(verdict, typed, resolved, settled.given)
+        return StepCheck(clean(index, step.robot, step.skill, settled.workflow, problems,
+                               tuple(deferred)), typed, resolved, settled.given)
 
 
 def _available(robot: str, state: State, f: Findings) -> bool:

@@ -48,13 +48,15 @@ class Settled(NamedTuple):
 
 
 def clean(index: int, robot: str, skill: str, workflow: Workflow | None,
-          problems: tuple[Problem, ...]) -> StepVerdict:
-    """The verdict of step ``index`` whose problems are only these settled ones: what the
-    gate gives whenever availability, preconditions, bindings and progress add nothing (most
-    steps, most of the time), built once instead of at every check."""
+          problems: tuple[Problem, ...], deferred: tuple[str, ...] = ()) -> StepVerdict:
+    """The verdict of step ``index`` with these problems (and bindings ``deferred`` to its
+    dispatch). Built once per settled step with only its settled problems: what the gate
+    gives whenever availability, preconditions, bindings and progress add nothing (most steps,
+    most of the time); built afresh only when they do. A step is skipped, not refused, when
+    its partial workflow's only problem with it is an unavailable robot."""
     skip = bool(workflow is not None and problems and workflow.partial
                 and all(p.code is Code.ROBOT_UNAVAILABLE for p in problems))
-    return StepVerdict(index, robot, skill, problems, (), skip)
+    return StepVerdict(index, robot, skill, problems, deferred, skip)
 
 
 class SettledPlan(NamedTuple):

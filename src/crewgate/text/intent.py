@@ -167,9 +167,8 @@ class Reading:
         self.words, self.seps = word_stream(text)
         words, seps = self.words, self.seps
         n = len(words)
-        ends: dict[str, bool] = {}  # whether a separator ends a clause, per distinct one
-        for sep in set(seps):
-            ends[sep] = not STOPS.isdisjoint(sep) or " - " in sep
+        # whether a separator ends a clause, judged once per distinct one
+        ends = {sep: not STOPS.isdisjoint(sep) or " - " in sep for sep in set(seps)}
         ended = list(map(ends.__getitem__, seps))
         # clause_of[i]: the clauses ended before word i
         self.clause_of: list[int] = list(accumulate(ended[:n - 1], initial=0)) if n else []
@@ -183,13 +182,9 @@ class Reading:
                 begin = i
             self.part_start.append(begin)
         self._mentions: dict[tuple[int, bool], list[Mention]] = {}
-        self._index: dict[str, list[int]] = {}  # each word's positions
+        self._index: defaultdict[str, list[int]] = defaultdict(list)  # each word's positions
         for i, word in enumerate(words):
-            at = self._index.get(word)
-            if at is None:
-                self._index[word] = [i]
-            else:
-                at.append(i)
+            self._index[word].append(i)
 
     def _starts(self, by_first: Mapping[str, list[tuple[str, ...]]]
                 ) -> list[tuple[int, tuple[str, ...]]]:
