@@ -105,7 +105,8 @@ def test_a_service_with_no_server_fails_its_step_without_waiting(ros: Ros, wired
                        ("rover", "go_to", {"goal": [1, 1]}), wait_s=1.0)
     assert result.status == "halted"
     assert result.dispatched[0].message == "not accepted: service /wired/rover/dock is not " \
-                                           "available (no server matched)"
+        "available (no server matched: start the robot's server, or correct the name in the " \
+        "crew's ros2 section)"
     assert [d.skill for d in result.dispatched if d.kind == "step"] == ["dock"]
 
 

@@ -101,7 +101,8 @@ class WiredCall:
             return
         if not endpoint.ready():
             raise AdapterError(f"{wiring.kind} {wiring.name} is not available (no server "
-                               "matched)")
+                               "matched: start the robot's server, or correct the name in the "
+                               "crew's ros2 section)")
         if wiring.kind == "service":
             self.future = endpoint.handle.call_async(fill(kind.Request(), wiring.fields, command))
         else:
