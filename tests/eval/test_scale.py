@@ -200,10 +200,12 @@ def test_an_interrupted_run_keeps_what_it_wrote_in_order_and_resumes(
         tmp_path: Path, g1_go2: Crew, extended: Suite) -> None:
     scenarios = list(extended.scenarios[:12])
     seen: list[str] = []
+    traces = tmp_path / "cut" / "traces.jsonl"
 
     def interrupt(record: Record, resumed: bool) -> None:
+        # Missions finish out of order; interrupt once two are on disk, whatever the timing.
         seen.append(record["key"])
-        if len(seen) == 5:
+        if len(seen) >= 5 and traces.exists() and len(traces.read_text().splitlines()) >= 2:
             raise KeyboardInterrupt
 
     plan = EvalPlan(g1_go2, extended, [SlowReference(scenarios)], scenarios=scenarios, jobs=4,
@@ -211,8 +213,8 @@ def test_an_interrupted_run_keeps_what_it_wrote_in_order_and_resumes(
     with pytest.raises(KeyboardInterrupt):
         run_evaluation(plan, interrupt)
     order = [f"slow|{c.name}|{s.id}|0" for c in plan.conditions for s in scenarios]
-    kept = [json.loads(line)["key"] for line in
-            (tmp_path / "cut" / "traces.jsonl").read_text().splitlines()]
+    kept = [json.loads(line)["key"] for line in traces.read_text().splitlines()]
+    assert 2 <= len(kept) < len(order)
     assert kept == order[:len(kept)]  # a prefix of the sequential order, nothing out of turn
     resumed = run_evaluation(plan)
     whole = run_evaluation(EvalPlan(g1_go2, extended, [SlowReference(scenarios)],

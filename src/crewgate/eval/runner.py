@@ -124,8 +124,6 @@ def _run_jobs(plan: EvalPlan, caller: Caller, todo: Sequence[Job], jobs: int,
     def commit(index: int, record: Record, resumed: bool) -> None:
         nonlocal written
         results[index] = record
-        if progress:
-            progress(record, resumed)
         while written < len(results) and results[written] is not None:
             found = results[written]
             assert found is not None
@@ -133,6 +131,8 @@ def _run_jobs(plan: EvalPlan, caller: Caller, todo: Sequence[Job], jobs: int,
                                   found["sample"]) not in done:
                 traces.append(found)
             written += 1
+        if progress:  # after the write: an interrupt raised here loses nothing written
+            progress(record, resumed)
 
     def one(index: int) -> Record:
         cond, scenario, sample, chosen = todo[index]
