@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -14,13 +15,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from crewgate.adapters.sim import SimAdapter
-from crewgate.gate import Gate
+from crewgate.gate import Gate, Mode, PlanVerdict
 from crewgate.gate.settled import SettledPlans
 from crewgate.plan import Plan, parse_plan
 from crewgate.sim.faults import parse_faults
-from crewgate.spec import load_crew
+from crewgate.spec import Crew, load_crew
+from crewgate.spec.loader import parse_crew
 from crewgate.suites import load_suite
 from crewgate.text.request import RequestFacts
+from crewgate.world import World
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus" / "study"
 CREWS = {name: load_crew(name) for name in ("sar", "g1_go2")}
@@ -109,3 +112,68 @@ def test_a_kept_step_met_at_another_index_has_its_problems_there() -> None:
         verdict = keeping.validate(plan, request, world)
         assert verdict == Gate(crew).validate(plan, request, world)
         assert all(p.index == s.index for s in verdict.steps for p in s.problems)
+
+
+def _available_written() -> Crew:
+    """g1_go2 where grabbing leaves the humanoid unavailable (an effect on ``available``, which
+    every later step reads)."""
+    text = (Path(load_crew.__code__.co_filename).parent.parent / "crews" / "g1_go2.yaml"
+            ).read_text(encoding="utf-8")
+    marked = "effects: {holding: $object}"
+    assert text.count(marked) == 1
+    return parse_crew(text.replace(marked, "effects: {holding: $object, available: false}"),
+                      "g1_go2 (variant)")
+
+
+VARIANT = _available_written()
+NO_PROGRESS: Counter[str] = Counter()  # a plan's transitions are settled with the plan
+
+
+def _fully_predicted(gate: Gate, plan: Plan, request: str, world: World) -> PlanVerdict:
+    """The verdict as first written: every step judged on a copy of the state into which every
+    step before it wrote its effects."""
+    settled = gate.settle_plan(plan, RequestFacts.read(request))
+    state, produced, verdicts = world.copy_state(), set[str](), []
+    for index, step in enumerate(plan.steps):
+        at = settled.steps[index]
+        check = gate.judge(at, index, step, Mode.PLAN, plan.workflow, state, world.now(),
+                           dict(world.bindings), NO_PROGRESS, NO_PROGRESS, settled.planned,
+                           produced)
+        verdicts.append(check.verdict)
+        skill = settled.skills[index]
+        if skill is not None:
+            if at.typed is not None and step.robot in state:
+                gate.prediction.after(skill, step.robot, at.typed, state)
+            produced.update(skill.produces)
+    return PlanVerdict(settled.problems, tuple(verdicts), plan.workflow)
+
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_validation(), min_size=1, max_size=6), st.booleans())
+def test_predicting_only_what_a_later_step_reads_gives_the_fully_predicted_verdict(
+        validations: list[tuple[str, Any, str, list[str]]], variant: bool) -> None:
+    for crew_name, raw, request, faults in validations:
+        crew = VARIANT if variant and crew_name == "g1_go2" else CREWS[crew_name]
+        plan = parse_plan(raw)
+        if not isinstance(plan, Plan):
+            continue
+        world = SimAdapter(crew, faults=parse_faults(faults, crew)).world
+        gate = Gate(crew)
+        assert gate.validate(plan, request, world) == _fully_predicted(gate, plan, request, world)
+
+
+def test_an_effect_on_availability_is_read_by_the_steps_after_it() -> None:
+    """Grabbing leaves the humanoid unavailable (the variant crew): the wave after it (which has
+    no preconditions) is refused for it, which predicting only up to the last step with
+    preconditions would miss."""
+    world = SimAdapter(VARIANT).world
+    plan = parse_plan({"workflow": "manipulation_only", "steps": [
+        {"robot": "g1", "skill": "grab_from_table", "args": {}},
+        {"robot": "g1", "skill": "wave", "args": {}}]})
+    assert isinstance(plan, Plan)
+    request = "Grab something from the table, then wave."
+    verdict = Gate(VARIANT).validate(plan, request, world)
+    assert [[p.code.value for p in s.problems] for s in verdict.steps] == [
+        [], ["robot_unavailable"]]
+    assert verdict == _fully_predicted(Gate(VARIANT), plan, request, world)

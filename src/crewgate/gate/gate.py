@@ -12,9 +12,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import partial
+from operator import is_
 from typing import Any
 
 from crewgate.codes import Code, Findings, Problem
@@ -97,22 +99,29 @@ class Gate:
         if settled is None:
             settled = self.settle_plan(plan, facts, key)
             self.settled_plans.put(key, settled)
-        state = world.copy_state()
-        now = world.now()
-        bindings = dict(world.bindings)
+        # a copy of the state to predict on; with nothing to predict, the live state read as
+        # authorization reads it, under the world's lock
+        copy = world.copy_state() if settled.until else None
+        state: State = copy if copy is not None else world.state_view()
+        held: AbstractContextManager[Any] = nullcontext() if copy is not None else world.lock
         produced: set[str] = set()
         verdicts: list[StepVerdict] = []
         last = len(plan.steps) - 1
-        for index, step in enumerate(plan.steps):
-            check = self.judge(settled.steps[index], index, step, Mode.PLAN, plan.workflow,
-                               state, now, bindings, _NONE, _NONE, settled.planned, produced)
-            skill = settled.skills[index]
-            if skill is not None and index < last:  # what the last step leaves, none reads
-                if check.typed is not None and step.robot in state:
-                    self.prediction.after(skill, step.robot, check.typed, state)
-                if skill.produces:
-                    produced.update(skill.produces)
-            verdicts.append(check.verdict)
+        with held:
+            now, bindings = world.now(), world.bindings
+            for index, step in enumerate(plan.steps):
+                at = settled.steps[index]
+                verdicts.append(self._judged(at, index, step, Mode.PLAN, plan.workflow, state, now,
+                                             bindings, _NONE, _NONE, settled.planned, produced))
+                skill = settled.skills[index]
+                if skill is not None and index < last:  # what the last step leaves, none reads
+                    if copy is not None and index < settled.until and at.typed is not None \
+                            and step.robot in copy:
+                        self.prediction.after(skill, step.robot, at.typed, copy)
+                    if skill.produces:
+                        produced.update(skill.produces)
+        if all(map(is_, verdicts, settled.clean)):
+            return settled.verdict  # every step as settled: the verdict built with the plan
         return PlanVerdict(problems=settled.problems, steps=tuple(verdicts),
                            workflow=plan.workflow)
 
@@ -137,6 +146,7 @@ class Gate:
         held = self.held_to(plan, facts, [(s.typed, s.given) for s in steps])
         self.intent.check_plan(held.brief, held.steps, plan_level)
         started: Counter[str] = Counter()
+        verdicts: list[StepVerdict] = []  # each step's, when nothing that can change adds to it
         for index, (step, settled) in enumerate(zip(plan.steps, steps, strict=True)):
             found = Findings(index)  # the workflow's transition, then the request's rule
             if settled.progress is not None and plan.workflow is not None:
@@ -148,14 +158,19 @@ class Gate:
             # a problem under the request's rule is never a skippable one: judge's skip holds
             rules = (*found.items[:mark], *settled.rules)
             requested = tuple(found.items[mark:])
+            verdicts.append(clean(index, step.robot, step.skill, settled.workflow,
+                                  (*settled.before, *rules, *requested)))
             steps[index] = Settled(settled.skill, settled.typed, settled.given,
                                    settled.workflow, None, settled.before, rules, requested,
-                                   clean(index, step.robot, step.skill, settled.workflow,
-                                         (*settled.before, *rules, *requested)))
+                                   verdicts[-1])
         # the crew's skill of each step's name, visible or not: what its effects predict
         skills = tuple(s.skill if s.skill is not None else self.crew.skill(p.robot, p.skill)
                        for s, p in zip(steps, plan.steps, strict=True))
-        return SettledPlan(facts, refs, planned, tuple(steps), skills, tuple(plan_level.items))
+        problems = tuple(plan_level.items)
+        return SettledPlan(facts, refs, planned, tuple(steps), skills, problems,
+                           self.prediction.until(skills), tuple(verdicts),
+                           PlanVerdict(problems=problems, steps=tuple(verdicts),
+                                       workflow=plan.workflow))
 
     def check(
         self,
@@ -223,20 +238,37 @@ class Gate:
               produced: set[str] | frozenset[str] = frozenset()) -> StepCheck:
         """The step's verdict now: its settled problems, in the order of the checks, with
         what can change since (the workflow's progress, availability, preconditions,
-        runtime bindings)."""
+        runtime bindings); with its typed arguments and the bindings it resolved."""
+        resolved: dict[str, BindingValue] = {}
+        verdict = self._judged(settled, index, step, mode, workflow, state, now, bindings,
+                               started, completed, planned, produced, resolved)
+        return StepCheck(verdict, settled.typed, resolved, settled.given)
+
+    def _judged(self, settled: Settled, index: int, step: Step, mode: Mode,
+                workflow: str | None, state: State, now: float,
+                bindings: Mapping[str, BindingValue], started: Counter[str],
+                completed: Counter[str], planned: frozenset[str],
+                produced: set[str] | frozenset[str],
+                resolved: dict[str, BindingValue] | None = None) -> StepVerdict:
+        """:meth:`judge`'s verdict (``resolved``, when given, receives the bindings read)."""
         skill, typed = settled.skill, settled.typed
         progress: list[Problem] = []  # (a plan's transitions are settled with the plan)
         if settled.progress is not None and workflow is not None:
             found = Findings(index, progress)
             settled.progress.check(workflow, step.robot, step.ref, started, completed, planned,
                                    found)
-        live = Findings(index)
-        resolved: dict[str, BindingValue] = {}
+        live: list[Problem] = []
         deferred: list[str] = []
-        if step.robot in self._robots and _available(step.robot, state, live) \
-                and skill is not None and typed is not None:
+        robot = step.robot
+        if robot not in self._robots:
+            pass
+        elif state[robot].get("available", True) is not True:
+            live.append(Problem(Code.ROBOT_UNAVAILABLE, f"robot {robot!r} is unavailable", index))
+        elif skill is not None and typed is not None and (skill.preconditions
+                                                          or skill.binding_params):
+            found = Findings(index, live)
             if skill.preconditions:
-                skill.check_preconditions(step.ref, step.robot, typed, state, live)
+                skill.check_preconditions(step.ref, robot, typed, state, found)
             for pname in skill.binding_params:
                 name = typed.get(pname)
                 if name is None:
@@ -245,22 +277,15 @@ class Gate:
                     deferred.append(name)  # published by an earlier step; checked at dispatch
                     continue
                 value = bindings.get(name)
-                self._bindings[name].check(name, value, now, self._area, live)
-                if value is not None:
+                self._bindings[name].check(name, value, now, self._area, found)
+                if value is not None and resolved is not None:
                     # passed on even when refused: with enforcement off the robot acts on it
                     resolved[name] = value
-        if settled.clean is not None and not (progress or live.items or deferred):
-            return StepCheck(settled.clean, typed, resolved, settled.given)
-        problems = (*settled.before, *progress, *settled.rules, *live.items, *settled.request)
-        return StepCheck(clean(index, step.robot, step.skill, settled.workflow, problems,
-                               tuple(deferred)), typed, resolved, settled.given)
-
-
-def _available(robot: str, state: State, f: Findings) -> bool:
-    if state[robot].get("available", True) is not True:
-        f.add(Code.ROBOT_UNAVAILABLE, f"robot {robot!r} is unavailable")
-        return False
-    return True
+        if settled.clean is not None and not (progress or live or deferred):
+            return settled.clean
+        return clean(index, robot, step.skill, settled.workflow,
+                     (*settled.before, *progress, *settled.rules, *live, *settled.request),
+                     tuple(deferred))
 
 
 __all__ = ["GATE_CODES", "Gate", "Mode", "Settled", "StepCheck"]

@@ -4,7 +4,7 @@ as the simulator moves them (:meth:`Crew.object_moves`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from crewgate.spec import Crew, Skill
@@ -19,9 +19,23 @@ class Prediction:
         self.crew = crew
         objects = {name: tuple(f for f, spec in robot.state.items() if spec.type == "object")
                    for name, robot in crew.robots.items()}
+        # an effect that writes a robot's availability is read by every later step
+        self._available = any(key.rpartition(".")[2] == "available" for robot in
+                              crew.robots.values() for skill in robot.skills.values()
+                              for key in skill.effects)
         self._moves = {id(skill): tuple((r, objects[r]) for r in sorted(
             {key.rpartition(".")[0] or owner for key in skill.effects}) if objects.get(r))
             for owner, robot in crew.robots.items() for skill in robot.skills.values()}
+
+    def until(self, skills: Sequence[Skill | None]) -> int:
+        """How many of a plan's first steps (the crew's skill of each, or None) need their
+        effects predicted: those before the last step that reads the state they write, that
+        is has preconditions (every step reads availability, when an effect writes it); 0
+        when none of them has effects."""
+        readers = range(len(skills)) if self._available else [
+            i for i, s in enumerate(skills) if s is not None and s.preconditions]
+        last = readers[-1] if readers else 0
+        return last if any(s is not None and s.effects for s in skills[:last]) else 0
 
     def after(self, skill: Skill, robot: str, typed: Mapping[str, Any],
               state: dict[str, dict[str, Any]]) -> None:

@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from crewgate.codes import Code, Problem
-from crewgate.gate.verdict import StepVerdict
+from crewgate.gate.verdict import PlanVerdict, StepVerdict
 from crewgate.plan import Plan
 from crewgate.spec import Skill, Workflow
 from crewgate.text.request import RequestFacts
@@ -63,7 +63,11 @@ class SettledPlan(NamedTuple):
     """What validating a plan settles whatever the world: each step's :class:`Settled` (its
     workflow transition and the request's rule on it included), its ``robot.skill`` and the
     crew's skill of that name (visible or not: what its effects and bindings predict), and the
-    plan-level problems (unknown workflow, completeness, the request's rule over the plan)."""
+    plan-level problems (unknown workflow, completeness, the request's rule over the plan).
+    ``until``: the steps before this index have their effects predicted (on a copy of the
+    state; 0: none, and validation reads the live state). ``clean`` and ``verdict``: each
+    step's clean verdict, and the plan's verdict when every step's is (the world adds nothing
+    to them)."""
 
     facts: RequestFacts
     refs: tuple[str, ...]
@@ -71,6 +75,9 @@ class SettledPlan(NamedTuple):
     steps: tuple[Settled, ...]
     skills: tuple[Skill | None, ...]
     problems: tuple[Problem, ...]
+    until: int
+    clean: tuple[StepVerdict, ...]
+    verdict: PlanVerdict
 
 
 class SettledPlans:
@@ -85,11 +92,18 @@ class SettledPlans:
 
     def key(self, plan: Plan, facts: RequestFacts) -> tuple[Any, ...] | None:
         """The plan's content and its request, or None for a plan that is not kept."""
+        key: list[object] = [facts.text, _value(plan.workflow)]
+        add = key.append
         try:
-            return (facts.text, _value(plan.workflow),
-                    *((_name(s.robot), _name(s.skill), _args(s.args)) for s in plan.steps))
+            for step in plan.steps:  # one loop, no call per name: a key is built per validation
+                robot, skill, args = step.robot, step.skill, step.args
+                if type(robot) is not str or type(skill) is not str:
+                    return None  # names that are not strings: checked, never kept
+                add((robot, skill, _args(args)) if args or type(args) is not dict
+                    else (robot, skill))
         except TypeError:
             return None
+        return tuple(key)
 
     def get(self, key: tuple[Any, ...] | None, facts: RequestFacts) -> SettledPlan | None:
         found = self._kept.get(key) if key is not None else None
@@ -150,12 +164,6 @@ def _args(args: Mapping[str, Any]) -> object:
         else:
             out.append(((str, name), _value(value)))
     return tuple(out)
-
-
-def _name(value: object) -> object:
-    """A robot's or a skill's name (a string: itself; anything else as :func:`_value` keys it,
-    which no string equals)."""
-    return value if type(value) is str else _value(value)
 
 
 def _value(value: object) -> object:
