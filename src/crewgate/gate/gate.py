@@ -99,6 +99,11 @@ class Gate:
         if settled is None:
             settled = self.settle_plan(plan, facts, key)
             self.settled_plans.put(key, settled)
+        if settled.still:
+            with world.lock:  # nothing but availability to check: the common case, compiled
+                robots = world.robots
+                if all(robots[r].get("available", True) is True for r in settled.robots):
+                    return settled.verdict
         # a copy of the state to predict on; with nothing to predict, the live state read as
         # authorization reads it, under the world's lock
         copy = world.copy_state() if settled.until else None
@@ -167,10 +172,16 @@ class Gate:
         skills = tuple(s.skill if s.skill is not None else self.crew.skill(p.robot, p.skill)
                        for s, p in zip(steps, plan.steps, strict=True))
         problems = tuple(plan_level.items)
-        return SettledPlan(facts, refs, planned, tuple(steps), skills, problems,
-                           self.prediction.until(skills), tuple(verdicts),
-                           PlanVerdict(problems=problems, steps=tuple(verdicts),
-                                       workflow=plan.workflow))
+        until = self.prediction.until(skills)
+        # the world adds to no step but through its robot's availability (no preconditions,
+        # runtime bindings or predicted state to read): validation checks just that
+        still = not until and not any(
+            s.skill is not None and s.typed is not None
+            and (s.skill.preconditions or s.skill.binding_params) for s in steps)
+        robots = tuple(dict.fromkeys(r for r in (s.robot for s in plan.steps) if r in self._robots))
+        return SettledPlan(facts, refs, planned, tuple(steps), skills, problems, until,
+                           tuple(verdicts), PlanVerdict(problems=problems, steps=tuple(verdicts),
+                                                        workflow=plan.workflow), still, robots)
 
     def check(
         self,

@@ -67,7 +67,9 @@ class SettledPlan(NamedTuple):
     ``until``: the steps before this index have their effects predicted (on a copy of the
     state; 0: none, and validation reads the live state). ``clean`` and ``verdict``: each
     step's clean verdict, and the plan's verdict when every step's is (the world adds nothing
-    to them)."""
+    to them). ``still``: the world can add to a step only that its robot is unavailable (no
+    step has preconditions or runtime bindings, none is predicted); ``robots``: the crew's
+    robots the steps name, each once."""
 
     facts: RequestFacts
     refs: tuple[str, ...]
@@ -78,6 +80,8 @@ class SettledPlan(NamedTuple):
     until: int
     clean: tuple[StepVerdict, ...]
     verdict: PlanVerdict
+    still: bool
+    robots: tuple[str, ...]
 
 
 class SettledPlans:
@@ -148,8 +152,10 @@ def _at(problems: tuple[Problem, ...], index: int) -> tuple[Problem, ...]:
 
 
 def _args(args: Mapping[str, Any]) -> object:
-    """A step's arguments as :func:`_value` keys them (flat ones, the usual, without a call
-    per value)."""
+    """A step's arguments as :func:`_value` keys them, with fewer tags: a flat one (the usual)
+    without a call per value. Only values that equal a value of another type are tagged with
+    their type (``1``, ``1.0``, ``True``), and a float only when zero (its sign): a string
+    or None never equals a tuple, so it stands for itself."""
     if type(args) is not dict:
         return _value(args)
     out: list[object] = [dict]
@@ -157,12 +163,15 @@ def _args(args: Mapping[str, Any]) -> object:
         kind = type(value)
         if type(name) is not str:
             out.append((_value(name), _value(value)))
-        elif kind is str or kind is int or kind is bool or value is None:
-            out.append(((str, name), (kind, value)))
+        elif kind is str or value is None:
+            out.append((name, value))
+        elif kind is int or kind is bool:
+            out.append((name, (kind, value)))
         elif kind is float:
-            out.append(((str, name), (kind, value, math.copysign(1.0, value))))
+            out.append((name, (kind, value) if value else (kind, value, math.copysign(1.0,
+                                                                                    value))))
         else:
-            out.append(((str, name), _value(value)))
+            out.append((name, _value(value)))
     return tuple(out)
 
 

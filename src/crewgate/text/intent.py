@@ -16,7 +16,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from functools import cached_property
-from itertools import accumulate, compress, pairwise
+from itertools import accumulate, compress
 
 from crewgate.text.words import word_stream
 
@@ -259,10 +259,10 @@ class Reading:
     @cached_property
     def universal(self) -> bool:
         """The request addresses the whole crew ("stop everything", "all robots")."""
-        words = self.words
-        return any(w in UNIVERSAL for w in words) or any(
-            a in QUANTIFIERS and b.startswith(COLLECTIVES)
-            for a, b in pairwise(words))
+        words, index = self.words, self._index
+        return not UNIVERSAL.isdisjoint(index) or any(
+            i + 1 < len(words) and words[i + 1].startswith(COLLECTIVES)
+            for q in QUANTIFIERS.intersection(index) for i in index[q])
 
     # -- mentions -----------------------------------------------------------------------------
 
@@ -355,7 +355,7 @@ class Reading:
         ("x 3 m"): "6 metres", "6 m", "6m", "2.5 m"."""
         words, seps, out = self.words, self.seps, []
         taken = 0  # the words of the last number read end here
-        for i in [k for k, w in enumerate(words) if w[:1].isdigit()]:  # where a number can be
+        for i in sorted(k for w, at in self._index.items() if w[:1].isdigit() for k in at):
             if i < taken:
                 continue
             value, unit, end = self._number_at(i)
