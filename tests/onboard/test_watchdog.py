@@ -12,7 +12,13 @@ import pytest
 from crewgate.onboard.node import NodeOptions, prepare
 from crewgate.onboard.server import RobotServer
 from crewgate.onboard.watchdog import Lost, Watchdog
-from crewgate.ros2.protocol import Feedback, SkillRequest, decode_heartbeat, encode_heartbeat
+from crewgate.ros2.protocol import (
+    Feedback,
+    SkillRequest,
+    decode_heartbeat,
+    encode_cancel,
+    encode_heartbeat,
+)
 from crewgate.world import BindingValue
 
 
@@ -99,10 +105,11 @@ def test_the_heartbeat_message_round_trips_and_junk_is_refused() -> None:
 
 # -- the simulated robot's failsafe ---------------------------------------------------------------
 
-def _server(robot: str, speed: float = 10.0) -> tuple[RobotServer, Recorder, Clock]:
+def _server(robot: str, speed: float = 10.0, listen_s: float = 0.0
+            ) -> tuple[RobotServer, Recorder, Clock]:
     sim = prepare(NodeOptions("sar", robot))
     clock, sink = Clock(), Recorder()
-    server = RobotServer(sim, robot, sink, speed=speed, monotonic=clock,
+    server = RobotServer(sim, robot, sink, speed=speed, listen_s=listen_s, monotonic=clock,
                          wall=lambda: 1.7e9 + clock.t)
     return server, sink, clock
 
@@ -190,3 +197,38 @@ def test_every_request_is_logged_by_the_robot() -> None:
     assert [line for line in sink.logs if line.startswith("request ")] == [
         "request a: takeoff (mission m9, step 0)",
         "request b: land (mission m9, step 0, fallback)"]
+
+
+# -- the e-stop a node starts under ---------------------------------------------------------------
+
+def test_a_node_starting_under_an_engaged_estop_never_takes_a_step_sent_before_it_hears_it(
+        ) -> None:
+    """The latched e-stop reaches a new node only once discovery has matched its publisher: a
+    plan step sent before that is held for the node's first listen_s, then refused."""
+    server, sink, clock = _server("iris", listen_s=1.0)
+    server.on_request("iris", _req("takeoff", {}, "a"))
+    assert sink.feedbacks == []  # held: neither accepted nor refused yet
+    assert server.state_text() is None  # silent while it listens: no orchestrator sends yet
+    _run(server, clock, 0.5)
+    server.on_estop(True)  # the latched value arrives
+    _run(server, clock, 0.6)
+    assert _finals(sink, "a") == [("rejected", "e-stop engaged: no new requests until it is "
+                                               "released (estop false)")]
+    assert server.sim.world.get("iris", "airborne") is False
+    assert server.state_text() is not None
+
+
+def test_a_step_held_while_listening_runs_when_no_estop_comes_and_can_be_cancelled() -> None:
+    server, sink, clock = _server("iris", listen_s=1.0)
+    server.on_request("iris", _req("takeoff", {}, "a"))
+    server.on_request("iris", _req("takeoff", {}, "b", index=1))
+    server.on_cancel(encode_cancel("b"))
+    assert _finals(sink, "b") == [("cancelled", "cancelled on request")]
+    server.on_request("iris", _req("land", {}, "f", fallback=True))  # a fallback runs at once
+    assert [f.status for f in sink.feedbacks if f.id == "f"] == ["accepted"]
+    _run(server, clock, 0.95)
+    assert [f.status for f in sink.feedbacks if f.id == "a"] == []
+    _run(server, clock, 0.1)
+    assert [f.status for f in sink.feedbacks if f.id == "a"] == ["accepted"]
+    assert "request a held: listening for an e-stop for 1 s after start" in sink.logs
+    assert [f.status for f in sink.feedbacks if f.id == "b"] == ["cancelled"]  # never started

@@ -47,7 +47,11 @@ def errand(ros: Ros, crew: Crew, request: str, *steps: tuple[str, str, dict[str,
            binding: str | None = None, wait_s: float = 15.0) -> tuple[MissionResult, Ros2Adapter]:
     adapter = Ros2Adapter(crew, namespace=ros.namespace)
     try:
-        # heard on its pose topic, its service and action servers matched (or the deadline)
+        # heard on its pose topic (however loaded the machine), then its service and action
+        # servers matched (or the deadline: ``wait_s``)
+        end = time.monotonic() + 15.0
+        while not adapter.world.get("rover", "available") and time.monotonic() < end:
+            time.sleep(0.02)
         assert adapter.connect(["rover"], wait_s) == []
         # the binding's topic matches on its own schedule: a plan judged before the first value
         # arrives is refused (fail closed), so wait for it where the test needs it

@@ -6,7 +6,7 @@ import typer
 
 from crewgate.cli.app import app
 from crewgate.cli.common import CrewArg, FaultOpt, SeedOpt, WorldOpt
-from crewgate.ros2.protocol import STATE_PERIOD_S
+from crewgate.ros2.protocol import ESTOP_LISTEN_HELP, ESTOP_LISTEN_S, STATE_PERIOD_S
 
 
 @app.command()
@@ -23,6 +23,9 @@ def node(
                                help="State (heartbeat) messages per second."),
     speed: float = typer.Option(1.0, "--speed",
                                 help="Simulated seconds per second of real time."),
+    estop_listen: float = typer.Option(ESTOP_LISTEN_S, "--estop-listen", metavar="SECONDS",
+                                       help=ESTOP_LISTEN_HELP[:1].upper() + ESTOP_LISTEN_HELP[1:]
+                                       + "."),
 ) -> None:
     r"""Run one simulated robot of a crew as a ROS 2 node (crewgate_ROBOT) until Ctrl-C.
 
@@ -35,4 +38,5 @@ def node(
     """
     from crewgate.onboard.node import NodeOptions, run_node
 
-    run_node(NodeOptions(crew, robot, world, tuple(fault), seed, namespace, rate, speed))
+    run_node(NodeOptions(crew, robot, world, tuple(fault), seed, namespace, rate, speed,
+                         estop_listen))

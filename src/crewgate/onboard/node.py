@@ -16,7 +16,9 @@ behaviour is :mod:`crewgate.onboard.server` (pure Python), the ROS 2 wiring and 
   binding the robot produces, when it changes, the confidence first;
 - ``/NS/world/objects``: published after the robot's own actions moved objects, and applied;
 - ``/NS/estop`` (Bool; read both transient local and volatile, so that any publisher matches):
-  true cancels, runs the crew's fallback for this robot and rejects requests until false;
+  true cancels, runs the crew's fallback for this robot and rejects requests until false. A
+  latched true reaches a new node once discovery has matched its publisher: for its first
+  ``--estop-listen`` seconds a node publishes no state and holds the plan steps it is sent;
 - ``/NS/orchestrator/heartbeat`` (String): the lost-link failsafe. A heartbeat naming a mission
   arms it, one naming none disarms it; armed and silent for the robot's
   ``orchestrator_timeout_s``, the node cancels what runs, runs the crew's fallback for this
@@ -37,7 +39,13 @@ from types import FrameType
 from typing import TYPE_CHECKING
 
 from crewgate.errors import UserError
-from crewgate.ros2.protocol import STATE_PERIOD_S, Topics
+from crewgate.ros2.protocol import (
+    ESTOP_LISTEN_HELP,
+    ESTOP_LISTEN_S,
+    MAX_ESTOP_LISTEN_S,
+    STATE_PERIOD_S,
+    Topics,
+)
 
 if TYPE_CHECKING:
     from rclpy.node import Node
@@ -57,6 +65,7 @@ class NodeOptions:
     namespace: str | None = None  # default: the crew's ros2.namespace, or crewgate
     rate: float = 1.0 / STATE_PERIOD_S  # state (heartbeat) messages per second
     speed: float = 1.0  # simulated seconds per wall-clock second
+    listen_s: float = ESTOP_LISTEN_S  # at start: silent, plan steps held (a latched e-stop)
 
 
 def prepare(options: NodeOptions) -> Simulator:
@@ -74,6 +83,10 @@ def prepare(options: NodeOptions) -> Simulator:
                         f"{options.rate}")
     if not (math.isfinite(options.speed) and options.speed > 0):
         raise UserError(f"--speed must be a positive factor of real time, not {options.speed}")
+    if not (math.isfinite(options.listen_s) and 0 <= options.listen_s <= MAX_ESTOP_LISTEN_S):
+        raise UserError(f"--estop-listen must be seconds from 0 to {MAX_ESTOP_LISTEN_S:g}, not "
+                        f"{options.listen_s} (the time a starting node listens for an engaged "
+                        f"e-stop before it takes plan steps; default {ESTOP_LISTEN_S:g})")
     crew = load_crew(options.crew)
     if options.robot not in crew.robots:
         raise NotFoundError("robot", options.robot, crew.robots, f"robots of crew {crew.name}")
@@ -108,7 +121,7 @@ def run_node(options: NodeOptions, *, announce: Callable[[str], None] | None = N
     try:
         node = rclpy.create_node(f"crewgate_{options.robot}", context=context)
         robot = RobotNode(node, sim, options.robot, topics=topics,
-                          rate=options.rate, speed=options.speed)
+                          rate=options.rate, speed=options.speed, listen_s=options.listen_s)
         executor.add_node(node)
         robot.server.start()
         ns = "/" + topics.namespace.strip("/")
@@ -149,9 +162,11 @@ def parse_args(argv: Sequence[str] | None = None) -> NodeOptions:
                         help="state (heartbeat) messages per second")
     parser.add_argument("--speed", type=float, default=1.0,
                         help="simulated seconds per second of real time")
+    parser.add_argument("--estop-listen", type=float, default=ESTOP_LISTEN_S,
+                        metavar="SECONDS", help=ESTOP_LISTEN_HELP)
     args = parser.parse_args(argv)
     return NodeOptions(args.crew, args.robot, args.world, tuple(args.fault), args.seed,
-                       args.namespace, args.rate, args.speed)
+                       args.namespace, args.rate, args.speed, args.estop_listen)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

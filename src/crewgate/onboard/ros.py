@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from crewgate.onboard.server import RobotServer
-from crewgate.ros2.protocol import Feedback, Topics
+from crewgate.ros2.protocol import ESTOP_LISTEN_S, Feedback, Topics
 from crewgate.ros2.runtime import interface, qos, rclpy_modules, subscribe_any
 from crewgate.world import BindingValue
 
@@ -41,7 +41,7 @@ class RobotNode:
     """The ROS 2 wiring of a :class:`RobotServer`: it is also the server's sink."""
 
     def __init__(self, node: Node, sim: Simulator, robot: str, *, topics: Topics, rate: float,
-                 speed: float) -> None:
+                 speed: float, listen_s: float = ESTOP_LISTEN_S) -> None:
         self.String, self.Bool, self.Float32, self.PointStamped = _messages()
         self.node = node
         self.robot = robot
@@ -53,7 +53,7 @@ class RobotNode:
         self._points: dict[str, Any] = {}
         self._confidences: dict[str, Any] = {}
         self._latched = latched
-        self.server = RobotServer(sim, robot, self, speed=speed)
+        self.server = RobotServer(sim, robot, self, speed=speed, listen_s=listen_s)
         for name in sim.crew.bindings:  # up front: matched before the first value
             if any(r == robot for r, _ in sim.crew.producers(name)):
                 self._binding_publishers(name)

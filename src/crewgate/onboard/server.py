@@ -11,6 +11,12 @@ seconds (a stale fix stays stale however fast the simulation runs).
 orchestrator's heartbeat) and hands messages out through a
 :class:`~crewgate.onboard.convert.Sink`; :mod:`crewgate.onboard.ros` wires both to ROS 2 topics.
 
+A node that starts while an e-stop is engaged must not act before the e-stop reaches it (the
+latched value arrives once discovery has matched its publisher): for its first ``listen_s``
+seconds (:data:`~crewgate.ros2.protocol.ESTOP_LISTEN_S` by default) a node publishes no state
+and holds the plan steps it is sent, then takes them (or rejects them, the e-stop heard);
+fallback steps run at once.
+
 The robot protects itself (:mod:`~crewgate.sim.safestop`): an e-stop, and the lost-link
 failsafe (:mod:`~crewgate.onboard.watchdog`: the heartbeat of a mission's orchestrator silent for
 the robot's ``orchestrator_timeout_s``) cancel what runs and start its own safe stop. After a
@@ -31,7 +37,7 @@ from crewgate.onboard.convert import Sink, command_of, jsonable
 from crewgate.onboard.mirror import Mirror
 from crewgate.onboard.watchdog import Watchdog
 from crewgate.ros2 import protocol
-from crewgate.ros2.protocol import Feedback, SkillRequest
+from crewgate.ros2.protocol import ESTOP_LISTEN_S, Feedback, SkillRequest
 from crewgate.sim.safestop import SafeStop
 from crewgate.sim.simulator import Simulator
 from crewgate.world import BindingValue
@@ -53,6 +59,7 @@ class RobotServer:
     every method from one thread (a single-threaded executor)."""
 
     def __init__(self, sim: Simulator, robot: str, sink: Sink, *, speed: float = 1.0,
+                 listen_s: float = ESTOP_LISTEN_S,
                  monotonic: Callable[[], float] = time.monotonic,
                  wall: Callable[[], float] = time.time) -> None:
         if robot not in sim.bodies:
@@ -69,12 +76,17 @@ class RobotServer:
         self.watchdog = Watchdog(sim.crew.robots[robot].orchestrator_timeout_s, monotonic)
         self._published: dict[str, BindingValue] = {}
         self.behind_s = 0.0  # real time the node could not keep up with (dropped)
+        self.listen_s = listen_s
+        self._listen_until = 0.0  # set by start()
+        self.held: dict[str, str] = {}  # plan steps sent while listening: id -> request text
         self.start()
 
     # -- clock --------------------------------------------------------------------------------
 
     def start(self) -> None:
-        """(Re)start the clocks: simulated time ``sim.t`` is now."""
+        """(Re)start the clocks: simulated time ``sim.t`` is now, and the node listens for an
+        e-stop for ``listen_s`` from now."""
+        self._listen_until = self._monotonic() + self.listen_s if self.listen_s > 0 else 0.0
         self._t0 = self._monotonic() - self.sim.t / self.speed
         self._wall0 = self._wall() - self.sim.t / self.speed
         self._steps = round(self.sim.t / self.sim.dt)
@@ -92,6 +104,14 @@ class RobotServer:
     @property
     def down(self) -> bool:
         return self.body.down
+
+    @property
+    def listening(self) -> bool:
+        """Still in the first ``listen_s`` seconds: a latched e-stop may not have arrived."""
+        if self._listen_until and self._monotonic() < self._listen_until:
+            return True
+        self._listen_until = 0.0
+        return False
 
     # -- inputs -------------------------------------------------------------------------------
 
@@ -113,6 +133,15 @@ class RobotServer:
             return
         if request.id in self.done:
             self.sink.feedback(self.done[request.id])
+            return
+        if not request.fallback and self.listening and request.id not in self.held:
+            if len(self.held) >= HISTORY:
+                self._final(request.id, "rejected", f"starting up: listening for an e-stop for "
+                            f"{self.listen_s:g} s, with {HISTORY} requests held already")
+            else:
+                self.held[request.id] = text
+                self.sink.log(f"request {request.id} held: listening for an e-stop for "
+                              f"{self.listen_s:g} s after start")
             return
         if self.estopped and not request.fallback:
             self._final(request.id, "rejected", "e-stop engaged: no new requests until it is "
@@ -138,6 +167,9 @@ class RobotServer:
             self.sink.log(f"ignored a malformed cancel {text[:80]!r}: {exc}")
             return
         if self.down:
+            return
+        if self.held.pop(rid, None) is not None:
+            self._final(rid, "cancelled", "cancelled on request")
             return
         job = self.jobs.pop(rid, None)
         if job is not None:
@@ -201,8 +233,13 @@ class RobotServer:
     # -- time ---------------------------------------------------------------------------------
 
     def tick(self) -> None:
-        """Step the simulation up to now and report what changed (the failsafe first)."""
+        """Step the simulation up to now and report what changed (the failsafe first; then
+        the plan steps held while the node listened for an e-stop)."""
         self._check_link()
+        if self.held and not self.listening:
+            held, self.held = self.held, {}
+            for text in held.values():
+                self.on_request(self.robot, text)
         dt = self.sim.dt
         due = int((self._monotonic() - self._t0) * self.speed / dt + 1e-6) - self._steps
         if due > MAX_STEPS_PER_TICK:
@@ -221,8 +258,9 @@ class RobotServer:
         self._report()
 
     def state_text(self) -> str | None:
-        """This robot's state message (its heartbeat), or None while it is down: silent."""
-        if self.down:
+        """This robot's state message (its heartbeat), or None while it is down or listens
+        for an e-stop after start: silent (an orchestrator waits to hear it)."""
+        if self.down or self.listening:
             return None
         with self.sim.world.lock:
             fields = jsonable(self.sim.world.robots[self.robot])

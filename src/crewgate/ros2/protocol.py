@@ -40,6 +40,14 @@ if TYPE_CHECKING:
 DEFAULT_NAMESPACE = "crewgate"
 STATE_PERIOD_S = 0.05  # simulated robots publish their state (and heartbeat) at 20 Hz
 HEARTBEAT_PERIOD_S = 0.1  # the orchestrator's heartbeat, while a mission runs: 10 Hz
+# A starting simulated robot is silent and holds plan steps this long: an engaged e-stop,
+# latched, reaches it only once discovery has matched its publisher
+ESTOP_LISTEN_S = 1.0
+MAX_ESTOP_LISTEN_S = 60.0
+ESTOP_LISTEN_HELP = (
+    "seconds a starting node listens for an engaged e-stop (latched, it arrives once discovery "
+    "matches its publisher) before it takes plan steps: silent meanwhile, the steps it is sent "
+    "held, fallback steps run")
 
 Status = Literal["accepted", "running", "succeeded", "failed", "cancelled", "rejected"]
 FINAL: frozenset[str] = frozenset({"succeeded", "failed", "cancelled", "rejected"})
