@@ -101,19 +101,23 @@ def run(*args):
 
 out, plans = sys.argv[1:3]
 codes = [run("eval", "sar", "--planner", "replay", "--plans", plans, "--conditions", "ro",
-             "--max-plots", "1", "--out", out), run("report", out, "--max-plots", "1")]
+             "--max-plots", "1", "--out", out), run("report", out, "--max-plots", "1"),
+         run("eval", "sar", "--planner", "replay", "--plans", plans, "--conditions", "ro",
+             "--no-plots", "--out", out + "-b"),
+         run("compare", out, out + "-b", "--out", out + "-both")]
 loaded = sorted(m for m in sys.modules if m.split(".")[0] == "matplotlib")
 sys.modules["matplotlib"] = None  # as if it were not installed
 codes += [run("eval", "sar", "--planner", "replay", "--plans", plans, "--conditions", "ro",
-              "--png", "--out", out + "-png"), run("report", out, "--png")]
+              "--png", "--out", out + "-png"), run("report", out, "--png"),
+          run("compare", out, out + "-b", "--png", "--out", out + "-both-png")]
 print(json.dumps({"codes": codes, "loaded": loaded}))
 """
 
 
 def test_default_eval_and_report_import_no_matplotlib(journal_path: Path,
                                                       tmp_path: Path) -> None:
-    """Every default plot is SVG: matplotlib is never imported; --png without it fails before
-    any mission, with the install hint."""
+    """Every default plot is SVG (eval, report, compare): matplotlib is never imported; --png
+    without it fails before any mission (or comparison), with the install hint."""
     out = tmp_path / "run"
     env = {**os.environ, "CREWGATE_JOURNAL": str(journal_path), "COLUMNS": "200",
            "XDG_STATE_HOME": str(tmp_path / "state")}
@@ -121,10 +125,13 @@ def test_default_eval_and_report_import_no_matplotlib(journal_path: Path,
                           capture_output=True, text=True, env=env, timeout=300, check=False)
     assert proc.returncode == 0, proc.stderr
     result = json.loads(proc.stdout.splitlines()[-1])
-    assert result == {"codes": [0, 0, 2, 2], "loaded": []}
+    assert result == {"codes": [0, 0, 0, 0, 2, 2, 2], "loaded": []}
     assert sorted(p.name for p in (out / "plots").glob("metrics.*")) == ["metrics.svg"]
+    assert sorted(p.name for p in (tmp_path / "run-both" / "plots").iterdir()) == [
+        "across.svg"]
     assert not (tmp_path / "run-png").exists()  # refused before the missions
-    assert proc.stderr.count('need matplotlib: pip install "crewgate[eval]"') == 2
+    assert not (tmp_path / "run-both-png").exists()  # refused before the comparison
+    assert proc.stderr.count('need matplotlib: pip install "crewgate[eval]"') == 3
 
 
 def test_eval_errors_are_clean(journal_path: Path, tmp_path: Path) -> None:

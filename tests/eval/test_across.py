@@ -61,7 +61,7 @@ def test_every_first_plan_problem_is_counted_in_one_class(runs: tuple[Path, Path
 
 
 def test_compare_puts_two_runs_side_by_side(runs: tuple[Path, Path], tmp_path: Path) -> None:
-    payload = compare_runs(list(runs), tmp_path / "both")
+    payload = compare_runs(list(runs), tmp_path / "both", png=True)
     a, b = (f"replay ({p.name})" for p in runs)
     assert list(payload["planners"]) == [a, b]
     across = payload["across"]

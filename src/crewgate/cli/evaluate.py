@@ -171,26 +171,33 @@ def compare(
                                          "folders of the same crew and suite (one per model)."),
     output: Path = typer.Option(..., "--out", help="Write the side-by-side report here."),
     no_plots: bool = typer.Option(False, "--no-plots", help="Skip the plots."),
+    png: bool = typer.Option(False, "--png", help="Also write plots/across.png for slides "
+                             'and papers, drawn with matplotlib (pip install "crewgate[eval]"); '
+                             "plots/across.svg without it."),
     as_json: bool = JsonOpt,
 ) -> None:
     """Put the planners of several evaluation runs side by side (docs/models.md): report.md
     opens with one table per condition (workflow accuracy, grounding, false dispatch, recall,
     and every substitution class, with Fisher p against the first planner), metrics.json holds
-    them, plots/across.svg and across.png draw the substitution classes (each run's own plots
-    stay in its folder). Each planner is named after its
-    folder too, so that two models on one backend differ: "llamacpp (smollm2)"."""
+    them, plots/across.svg draws the substitution classes (each run's own plots stay in its
+    folder). Each planner is named after its folder too, so that two models on one backend
+    differ: "llamacpp (smollm2)"."""
     from crewgate.eval.report import compare_runs
 
+    if png and not no_plots:
+        from crewgate.eval.plots_mpl import require_matplotlib
+
+        require_matplotlib()  # before anything is written
     with err.status(f"comparing {len(folders)} runs ..."):
-        payload = compare_runs(folders, output, plots=not no_plots)
+        payload = compare_runs(folders, output, plots=not no_plots, png=png)
     if as_json:
         print_json(payload)
         return
     for metrics in payload["planners"].values():
         _print_table(metrics)
-    out.print(f"wrote {output}/metrics.json, report.md, table.tex, traces.jsonl"
-              f"{'' if no_plots else ', plots/across.svg, across.png'}", style="dim",
-              markup=False)
+    plots = "" if no_plots else ", plots/across.svg" + (", across.png" if png else "")
+    out.print(f"wrote {output}/metrics.json, report.md, table.tex, traces.jsonl{plots}",
+              style="dim", markup=False)
 
 
 def _print_table(metrics: dict[str, Any]) -> None:

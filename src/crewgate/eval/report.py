@@ -122,11 +122,11 @@ def rerender(folder: Path, *, plots: bool = True, max_plots: int | None = None,
 
 
 def compare_runs(folders: Sequence[Path], out: Path, *, plots: bool = True,
-                 png: bool = True) -> dict[str, Any]:
+                 png: bool = False) -> dict[str, Any]:
     """``crewgate compare``: the records of several runs as one run with several planners, each
     named after its folder too ("replay (gpt-5.4-mini)") unless the folder is the planner's
-    name, reported side by side; ``plots/across.svg``, and ``across.png`` unless ``png`` is
-    False (the comparison's figure is the one papers take)."""
+    name, reported side by side; ``plots/across.svg``, and ``across.png`` with ``png`` (drawn
+    by matplotlib, the ``eval`` extra)."""
     if len(folders) < 2:
         raise UserError("compare needs at least two evaluation folders")
     runs = [(folder, TraceFile(folder / "traces.jsonl").read()) for folder in folders]
