@@ -100,7 +100,7 @@ class Gate:
             settled = self.settle_plan(plan, facts, key)
             self.settled_plans.put(key, settled)
         if settled.still:
-            with world.lock:  # nothing but availability to check: the common case, compiled
+            with world.lock:  # only availability can refuse a step: checked alone
                 robots = world.robots
                 if all(robots[r].get("available", True) is True for r in settled.robots):
                     return settled.verdict
@@ -108,11 +108,11 @@ class Gate:
         # authorization reads it, under the world's lock
         copy = world.copy_state() if settled.until else None
         state: State = copy if copy is not None else world.state_view()
-        held: AbstractContextManager[Any] = nullcontext() if copy is not None else world.lock
+        guard: AbstractContextManager[Any] = nullcontext() if copy is not None else world.lock
         produced: set[str] = set()
         verdicts: list[StepVerdict] = []
         last = len(plan.steps) - 1
-        with held:
+        with guard:
             now, bindings = world.now(), world.bindings
             for index, step in enumerate(plan.steps):
                 at = settled.steps[index]
@@ -178,7 +178,7 @@ class Gate:
         still = not until and not any(
             s.skill is not None and s.typed is not None
             and (s.skill.preconditions or s.skill.binding_params) for s in steps)
-        robots = tuple(dict.fromkeys(r for r in (s.robot for s in plan.steps) if r in self._robots))
+        robots = tuple(dict.fromkeys(s.robot for s in plan.steps if s.robot in self._robots))
         return SettledPlan(facts, refs, planned, tuple(steps), skills, problems, until,
                            tuple(verdicts), PlanVerdict(problems=problems, steps=tuple(verdicts),
                                                         workflow=plan.workflow), still, robots)

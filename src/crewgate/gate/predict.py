@@ -29,9 +29,9 @@ class Prediction:
 
     def until(self, skills: Sequence[Skill | None]) -> int:
         """How many of a plan's first steps (the crew's skill of each, or None) need their
-        effects predicted: those before the last step that reads the state they write, that
-        is has preconditions (every step reads availability, when an effect writes it); 0
-        when none of them has effects."""
+        effects predicted: those before the last step that reads the predicted state (one with
+        preconditions; any step, when some effect writes availability, which every step
+        reads); 0 when none of those has effects."""
         readers = range(len(skills)) if self._available else [
             i for i, s in enumerate(skills) if s is not None and s.preconditions]
         last = readers[-1] if readers else 0
