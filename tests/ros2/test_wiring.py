@@ -6,6 +6,7 @@ their fields from the checked arguments and reads the robot's pose and beacon to
 from __future__ import annotations
 
 import json
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -166,3 +167,28 @@ def test_the_crew_spec_rejects_a_field_naming_no_parameter(tmp_path: Path) -> No
     with pytest.raises(UserError, match=r"ros2\.robots\.rover\.skills\.survey\.fields\.order: "
                        r"unknown parameter of rover\.survey 'lapz' \(did you mean 'laps'\?\)"):
         load_crew(bad)
+
+
+def test_the_orchestrator_node_spins_only_once_its_action_clients_exist(
+        ros: Ros, wired: Crew, monkeypatch: pytest.MonkeyPatch) -> None:
+    """rclpy's ActionClient joins its node before it has its lock: an executor spinning
+    meanwhile died on it (AttributeError in the spin thread; nothing was heard after)."""
+    from crewgate.ros2 import adapter as module
+    from crewgate.ros2.wiring import Endpoint
+
+    spinning: list[bool] = []
+
+    def endpoint(node: Any, wiring: Any) -> Any:
+        spinning.append(any(t.name == f"{node.get_name()}-spin" and t.is_alive()
+                            for t in threading.enumerate()))
+        return Endpoint(node, wiring)
+
+    monkeypatch.setattr(module, "Endpoint", endpoint)
+    adapter = Ros2Adapter(wired, namespace=ros.namespace)
+    try:
+        assert spinning == [False] * len(adapter.endpoints)
+        assert len(spinning) == 4  # go_to, approach (topics), dock (service), survey (action)
+        assert any(t.name == f"{adapter.spinner.node.get_name()}-spin" and t.is_alive()
+                   for t in threading.enumerate())
+    finally:
+        adapter.close()

@@ -71,8 +71,14 @@ class Ros2Adapter(Adapter):
         self._done_at: dict[str, float] = {}  # request id -> when its success arrived
         self._lock = threading.Lock()
         self._session = secrets.token_hex(4)  # this adapter's prefix of request ids
-        self.spinner = SpinningNode(f"crewgate_orchestrator_{next(_ids)}")
-        self._connect()
+        # spun once every entity exists: the wired skills' action clients among them
+        self.spinner = SpinningNode(f"crewgate_orchestrator_{next(_ids)}", start=False)
+        try:
+            self._connect()
+        except BaseException:
+            self.spinner.close()
+            raise
+        self.spinner.start()
 
     # -- graph ---------------------------------------------------------------------------------
 

@@ -91,9 +91,12 @@ def subscribe_any(node: Any, kind: Any, topic: str, callback: Callable[[Any], No
 
 
 class SpinningNode:
-    """An rclpy node (in its own context) spun on a daemon thread until closed."""
+    """An rclpy node (in its own context) spun on a daemon thread until closed. With
+    ``start=False`` the thread starts at :meth:`start`: create the node's action clients
+    before it (rclpy's ``ActionClient`` joins the node before it is whole, and an executor
+    spinning meanwhile dies on it)."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, *, start: bool = True) -> None:
         rclpy = rclpy_modules()
         from rclpy.executors import SingleThreadedExecutor
 
@@ -102,6 +105,10 @@ class SpinningNode:
         self.executor = SingleThreadedExecutor(context=self.context)
         self.executor.add_node(self.node)
         self._thread = threading.Thread(target=self._spin, name=f"{name}-spin", daemon=True)
+        if start:
+            self.start()
+
+    def start(self) -> None:
         self._thread.start()
 
     def _spin(self) -> None:
@@ -116,4 +123,5 @@ class SpinningNode:
         self.node.destroy_node()
         if self.context.ok():
             rclpy.shutdown(context=self.context)
-        self._thread.join(timeout=2.0)
+        if self._thread.ident is not None:  # started
+            self._thread.join(timeout=2.0)
