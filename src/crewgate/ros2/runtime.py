@@ -3,7 +3,6 @@ node spun by an executor on a background thread, QoS profiles, interface types b
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import threading
 from collections import deque
@@ -105,6 +104,7 @@ class SpinningNode:
         self.executor = SingleThreadedExecutor(context=self.context)
         self.executor.add_node(self.node)
         self._thread = threading.Thread(target=self._spin, name=f"{name}-spin", daemon=True)
+        self._closing = False
         if start:
             self.start()
 
@@ -114,14 +114,23 @@ class SpinningNode:
     def _spin(self) -> None:
         from rclpy.executors import ExternalShutdownException
 
-        with contextlib.suppress(ExternalShutdownException):  # close() from another thread
+        try:
             self.executor.spin()
+        except ExternalShutdownException:  # close() from another thread
+            pass
+        except Exception:
+            if not self._closing:
+                raise
+            # closing: the context may be gone before this thread saw the executor stop
 
     def close(self) -> None:
+        """Stop spinning (the thread joined, up to 2 s), then destroy the node and its
+        context."""
         rclpy = rclpy_modules()
+        self._closing = True
         self.executor.shutdown(timeout_sec=1.0)
+        if self._thread.ident is not None:  # started
+            self._thread.join(timeout=2.0)
         self.node.destroy_node()
         if self.context.ok():
             rclpy.shutdown(context=self.context)
-        if self._thread.ident is not None:  # started
-            self._thread.join(timeout=2.0)
