@@ -42,6 +42,13 @@ def _airborne(client: Client) -> bool:
     (["nocrew", "iris"], "unknown crew 'nocrew'"),
     (["sar", "iris", "--namespace", "1bad"], "is not a ROS 2 namespace"),
     (["sar", "iris", "--speed", "0"], "--speed must be a positive"),
+    (["sar", "iris", "--estop-listen", "-1"], r"--estop-listen must be seconds from 0 to 60, "
+     r"not -1\.0 \(the time a starting node listens for an engaged e-stop before it takes "
+     r"plan steps; default 1\)"),
+    (["sar", "iris", "--estop-listen", "nan"], "--estop-listen must be seconds from 0 to 60, "
+     "not nan"),
+    (["sar", "iris", "--estop-listen", "61"], "--estop-listen must be seconds from 0 to 60, "
+     "not 61"),
 ])
 def test_bad_input_raises_user_error(args: list[str], message: str) -> None:
     with pytest.raises(UserError, match=message):
