@@ -1,13 +1,16 @@
 """A gap's classification (crewgate.text.shapes) looks every end of it up once in tables merged
-across the shapes; it must give exactly what each shape's own grammar gives, for any gap."""
+across the shapes (crewgate.text.grammar.Grammars); it must give exactly what each shape's own
+grammar gives, for any gap, tried the slow way. The one-grammar suffix the cut uses is held
+to the same."""
 
 from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from crewgate.text.grammar import Grammar
 from crewgate.text.shapes import HYPHEN_RANGE, SEP, SHAPES, _classify, dot_split, spaced_end
-from crewgate.text.tokens import head, tail
+from crewgate.text.tokens import Tok, head, tail
 
 # the words and marks the shapes use, a few they do not, and the spacing between them
 WORDS = sorted({w for s in SHAPES for g in (s.before, s.between, s.after) if g is not None
@@ -28,8 +31,33 @@ def _gaps(draw: st.DrawFn) -> str:
         draw(SPACES) + w for w in words) + draw(st.sampled_from(["", " ", "."]))
 
 
+def _spaced(g: Grammar, toks: list[Tok], start: int, end: int, space_after: bool) -> bool:
+    """The slow way: a way of deriving ``toks[start:end]`` with whitespace where it needs it."""
+    ways = g.language.get(tuple(t.low for t in toks[start:end]))
+    return ways is not None and any(
+        all(toks[start + j].spaced if j < end - start else space_after for j in way)
+        for way in ways)
+
+
+def _suffix(g: Grammar, toks: list[Tok], space_after: bool) -> int | None:
+    """The leftmost start of a match ending the tokens, by trying every start."""
+    for k in range(len(toks)):
+        if _spaced(g, toks, k, len(toks), space_after):
+            return k
+    return len(toks) if g.empty else None
+
+
+def _prefix(g: Grammar, toks: list[Tok]) -> int | None:
+    """The longest match starting the tokens, by trying every length."""
+    for n in range(len(toks), 0, -1):
+        if _spaced(g, toks, 0, n, toks[n].spaced if n < len(toks) else True):
+            return n
+    return 0 if g.empty else None
+
+
 def _by_each_shape(gap: str) -> tuple[int, tuple[int | None, ...], tuple[int | None, ...]]:
-    """The classification as each shape's grammar gives it, one shape at a time."""
+    """The classification as each shape's grammar gives it, one shape at a time, every
+    grammar tried the slow way (every start, every length)."""
     first, last = head(gap), tail(gap)
     spaced = spaced_end(gap)
     whole = first if len(first) < 8 else None
@@ -41,14 +69,14 @@ def _by_each_shape(gap: str) -> tuple[int, tuple[int | None, ...], tuple[int | N
             k: int | None = 0
             fits = whole is not None and ([t.low for t in whole] in (["-"], ["–"]) or (
                 not whole and bool(gap)))
-            n = None if gap.startswith(".") else shape.after.prefix(first)
+            n = None if gap.startswith(".") else _prefix(shape.after, first)
         else:
-            k = shape.before.suffix(last, spaced)
+            k = _suffix(shape.before, last, spaced)
             if shape.spaced and not spaced:
                 k = None
-            fits = whole is not None and (shape.between.fits(whole, spaced) or (
+            fits = whole is not None and (_spaced(shape.between, whole, 0, len(whole), spaced) or (
                 shape.between is SEP and dot_split(gap, whole)))
-            n = shape.after.prefix(first)
+            n = _prefix(shape.after, first)
         openers.append(k)
         closers.append(n)
         before |= shape.bit * (k is not None)
@@ -75,3 +103,13 @@ def test_the_hyphen_range_has_its_own_rule() -> None:
     assert _classify(" - ").code >> 16 & HYPHEN_RANGE.bit
     assert not _classify(" to ").code >> 16 & HYPHEN_RANGE.bit
     assert _classify(" to ").code >> 16 & SHAPES[0].bit  # "from a to b on both axes"
+
+
+@settings(max_examples=300)
+@given(_gaps())
+def test_one_grammars_suffix_is_the_slow_ways(gap: str) -> None:
+    last = tail(gap)
+    for shape in SHAPES:
+        if shape.before is not None:
+            assert shape.before.suffix(last, spaced_end(gap)) == _suffix(shape.before, last,
+                                                                         spaced_end(gap))

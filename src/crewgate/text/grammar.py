@@ -14,7 +14,7 @@ lookup. Grammars are matched against at most :data:`crewgate.text.tokens.HEAD` t
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import product
 from typing import NamedTuple
 
@@ -45,43 +45,72 @@ class Grammar:
     lasts: frozenset[str]  # ... and end with
     longest: int  # the most tokens a match can have
     language: dict[Option, Spacing]  # every token sequence it accepts (see the module's doc)
+    alone: Grammars = field(init=False, repr=False)  # this grammar as a lookup of its own
 
-    def fits(self, toks: Sequence[Tok], space_after: bool,
-             lows: tuple[str, ...] | None = None) -> bool:
-        """Whether these tokens, all of them, are one match (``space_after``: whether whitespace
-        follows the last token; ``lows``: their lower-case words, when the caller has them)."""
-        ways = self.language.get(tuple([t.low for t in toks]) if lows is None else lows)
-        return ways is not None and _spaced(ways, toks, 0, len(toks), space_after)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "alone", Grammars((self,)))
 
     def suffix(self, toks: Sequence[Tok], space_after: bool,
                lows: tuple[str, ...] | None = None) -> int | None:
         """The index of the first token of the longest match ending with the last token (the
         leftmost start, as a regular expression would find it); ``len(toks)`` when only the
-        empty match fits; None when nothing fits."""
-        n = len(toks)
-        if n and toks[-1].low in self.lasts:
-            if lows is None:
-                lows = tuple([t.low for t in toks])
-            language = self.language
-            for k in range(max(0, n - self.longest), n):
-                ways = language.get(lows[k:])
-                if ways is not None and _spaced(ways, toks, k, n, space_after):
-                    return k
-        return n if self.empty else None
+        empty match fits; None when nothing fits (:meth:`Grammars.suffixes` of this one)."""
+        if toks and toks[-1].low not in self.lasts:
+            return len(toks) if self.empty else None
+        if lows is None:
+            lows = tuple([t.low for t in toks])
+        return self.alone.suffixes(toks, lows, space_after)[0]
 
-    def prefix(self, toks: Sequence[Tok], lows: tuple[str, ...] | None = None) -> int | None:
-        """The length of the longest match starting with the first token (0: the empty match
-        only), or None."""
-        if toks and toks[0].low in self.firsts:
-            if lows is None:
-                lows = tuple([t.low for t in toks])
-            language = self.language
-            for n in range(min(len(toks), self.longest), 0, -1):
-                ways = language.get(lows[:n])
-                if ways is not None and _spaced(ways, toks, 0, n,
-                                                toks[n].spaced if n < len(toks) else True):
-                    return n
-        return 0 if self.empty else None
+
+class Grammars:
+    """Several grammars (None: one that matches nothing) merged into one lookup: each token
+    sequence some of them accept, with which of them accept it and how. A gap's end is
+    looked up once per length for all of them, not once per grammar and length; the answers
+    are per grammar, in the order given."""
+
+    def __init__(self, grammars: Sequence[Grammar | None]) -> None:
+        merged: dict[Option, list[tuple[int, Spacing | None]]] = {}
+        for i, g in enumerate(grammars):
+            for option, ways in (g.language.items() if g is not None else ()):
+                # None: a way of deriving it needs no whitespace anywhere, so it always fits
+                merged.setdefault(option, []).append((i, None if () in ways else ways))
+        self.language = {k: tuple(v) for k, v in merged.items()}
+        self.longest = max((g.longest for g in grammars if g is not None), default=0)
+        self.empty = tuple(g is not None and g.empty for g in grammars)
+
+    def suffixes(self, toks: Sequence[Tok], lows: tuple[str, ...],
+                 space_after: bool) -> list[int | None]:
+        """Per grammar, :meth:`Grammar.suffix`: where its longest match ending with the last
+        token starts (``lows``: the tokens' lower-case words)."""
+        n = len(toks)
+        found: list[int | None] = [None] * len(self.empty)
+        for k in range(max(0, n - self.longest), n):
+            for i, ways in self.language.get(lows[k:], ()):
+                if found[i] is None and (ways is None or _spaced(ways, toks, k, n, space_after)):
+                    found[i] = k
+        return [n if k is None and empty else k for k, empty in zip(found, self.empty,
+                                                                    strict=True)]
+
+    def prefixes(self, toks: Sequence[Tok], lows: tuple[str, ...]) -> list[int | None]:
+        """Per grammar, the length of its longest match starting with the first token (0: the
+        empty match only), or None."""
+        found: list[int | None] = [None] * len(self.empty)
+        for n in range(min(len(toks), self.longest), 0, -1):
+            for i, ways in self.language.get(lows[:n], ()):
+                if found[i] is None and (ways is None or _spaced(
+                        ways, toks, 0, n, toks[n].spaced if n < len(toks) else True)):
+                    found[i] = n
+        return [0 if n is None and empty else n for n, empty in zip(found, self.empty,
+                                                                    strict=True)]
+
+    def fitting(self, toks: Sequence[Tok], lows: tuple[str, ...], space_after: bool) -> int:
+        """The bits (1 << index) of the grammars of which these tokens, all of them, are one
+        match."""
+        bits = 0
+        for i, ways in self.language.get(lows, ()):
+            if ways is None or _spaced(ways, toks, 0, len(toks), space_after):
+                bits |= 1 << i
+        return bits
 
 
 def _spaced(ways: Spacing, toks: Sequence[Tok], start: int, end: int, space_after: bool) -> bool:

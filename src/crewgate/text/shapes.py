@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from crewgate.text.grammar import Grammar, Spacing, _spaced, grammar, slot
+from crewgate.text.grammar import Grammar, Grammars, grammar, slot
 from crewgate.text.tokens import HEAD, TOKEN, Tok, head, tail
 
 _OPEN = (slot("from", "in", "between", "range", "ranging from", "spanning", "of", "=", ":", "∈",
@@ -147,78 +147,20 @@ def _classified(gap: str, first: list[Tok], last: list[Tok], whole: list[Tok] | 
     return Gap(found[0], first, last, found[1], found[2])
 
 
-class _Table(NamedTuple):
-    """The grammars of one end of every shape (openers, separators or closers) merged into one
-    lookup: each token sequence some of them accept, with the shapes that accept it and how
-    (see :class:`~crewgate.text.grammar.Grammar`); a gap's end is looked up once per length,
-    not once per shape and length."""
-
-    # (None: a way of deriving it needs no whitespace anywhere, so it always fits)
-    language: dict[tuple[str, ...], tuple[tuple[int, Spacing | None], ...]]
-    longest: int
-    empty: tuple[bool, ...]  # per shape: its grammar accepts no tokens at all
-
-
-def _table(grammars: Sequence[Grammar | None]) -> _Table:
-    merged: dict[tuple[str, ...], list[tuple[int, Spacing | None]]] = {}
-    for i, g in enumerate(grammars):
-        for option, ways in (g.language.items() if g is not None else ()):
-            merged.setdefault(option, []).append((i, None if () in ways else ways))
-    return _Table({k: tuple(v) for k, v in merged.items()},
-                  max((g.longest for g in grammars if g is not None), default=0),
-                  tuple(g is not None and g.empty for g in grammars))
-
-
-_OPENERS = _table([s.before for s in SHAPES])
-_SEPARATORS = _table([s.between for s in SHAPES])
-_CLOSERS = _table([s.after for s in SHAPES])
-
-
-def _suffixes(last: list[Tok], lows: tuple[str, ...], spaced: bool) -> list[int | None]:
-    """Per shape, what ``shape.before.suffix(last, spaced)`` gives (where its longest opener
-    ending the gap starts), from one lookup per length."""
-    n = len(last)
-    found: list[int | None] = [None] * len(SHAPES)
-    language = _OPENERS.language
-    for k in range(max(0, n - _OPENERS.longest), n):
-        for i, ways in language.get(lows[k:], ()):
-            if found[i] is None and (ways is None or _spaced(ways, last, k, n, spaced)):
-                found[i] = k
-    return [n if k is None and empty else k for k, empty in zip(found, _OPENERS.empty,
-                                                                strict=True)]
-
-
-def _prefixes(first: list[Tok], lows: tuple[str, ...]) -> list[int | None]:
-    """Per shape, what ``shape.after.prefix(first)`` gives (the length of its longest closer
-    starting the gap), from one lookup per length."""
-    found: list[int | None] = [None] * len(SHAPES)
-    language = _CLOSERS.language
-    for n in range(min(len(first), _CLOSERS.longest), 0, -1):
-        for i, ways in language.get(lows[:n], ()):
-            if found[i] is None and (ways is None or _spaced(
-                    ways, first, 0, n, first[n].spaced if n < len(first) else True)):
-                found[i] = n
-    return [0 if n is None and empty else n for n, empty in zip(found, _CLOSERS.empty,
-                                                                strict=True)]
-
-
-def _separates(whole: list[Tok], lows: tuple[str, ...], spaced: bool) -> int:
-    """The bits of the shapes whose separator is all of these tokens."""
-    bits = 0
-    for i, ways in _SEPARATORS.language.get(lows, ()):
-        if ways is None or _spaced(ways, whole, 0, len(whole), spaced):
-            bits |= 1 << i
-    return bits
+# each end of every shape's gap (openers, separators, closers) looked up at once
+_OPENERS = Grammars([s.before for s in SHAPES])
+_SEPARATORS = Grammars([s.between for s in SHAPES])
+_CLOSERS = Grammars([s.after for s in SHAPES])
 
 
 def _shape_of(gap: str, first: list[Tok], last: list[Tok], whole: list[Tok] | None) -> Shaped:
     spaced = spaced_end(gap)
     first_lows, last_lows = tuple([t.low for t in first]), tuple([t.low for t in last])
-    openers = _suffixes(last, last_lows, spaced)
-    closers = _prefixes(first, first_lows)
+    openers = _OPENERS.suffixes(last, last_lows, spaced)
+    closers = _CLOSERS.prefixes(first, first_lows)
     between = 0
     if whole is not None:
-        between = _separates(whole, first_lows, spaced)
+        between = _SEPARATORS.fitting(whole, first_lows, spaced)
         if dot_split(gap, whole):
             between |= _SEP_BITS
         if first_lows in (("-",), ("–",)) or (not whole and gap):
