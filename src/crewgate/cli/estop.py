@@ -38,6 +38,7 @@ def estop(
     spinner = SpinningNode("crewgate_estop")
     try:
         publisher = spinner.node.create_publisher(bool_type, topic, qos(depth=1, latched=True))
+        spinner.start()
         deadline = time.monotonic() + MATCH_WAIT_S
         while publisher.get_subscription_count() == 0 and time.monotonic() < deadline:
             time.sleep(0.02)

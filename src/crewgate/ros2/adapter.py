@@ -72,7 +72,7 @@ class Ros2Adapter(Adapter):
         self._lock = threading.Lock()
         self._session = secrets.token_hex(4)  # this adapter's prefix of request ids
         # spun once every entity exists: the wired skills' action clients among them
-        self.spinner = SpinningNode(f"crewgate_orchestrator_{next(_ids)}", start=False)
+        self.spinner = SpinningNode(f"crewgate_orchestrator_{next(_ids)}")
         try:
             self._connect()
         except BaseException:

@@ -90,12 +90,11 @@ def subscribe_any(node: Any, kind: Any, topic: str, callback: Callable[[Any], No
 
 
 class SpinningNode:
-    """An rclpy node (in its own context) spun on a daemon thread until closed. With
-    ``start=False`` the thread starts at :meth:`start`: create the node's action clients
-    before it (rclpy's ``ActionClient`` joins the node before it is whole, and an executor
-    spinning meanwhile dies on it)."""
+    """An rclpy node (in its own context) spun on a daemon thread from :meth:`start` until
+    closed. Create the node's entities before starting it: rclpy's ``ActionClient`` joins the
+    node before it is whole, and an executor spinning meanwhile dies on it."""
 
-    def __init__(self, name: str, *, start: bool = True) -> None:
+    def __init__(self, name: str) -> None:
         rclpy = rclpy_modules()
         from rclpy.executors import SingleThreadedExecutor
 
@@ -105,8 +104,6 @@ class SpinningNode:
         self.executor.add_node(self.node)
         self._thread = threading.Thread(target=self._spin, name=f"{name}-spin", daemon=True)
         self._closing = False
-        if start:
-            self.start()
 
     def start(self) -> None:
         self._thread.start()
