@@ -29,9 +29,11 @@ from crewgate.ros2.runtime import qos
 
 ACK_TIMEOUT_S = 0.5  # at most this long waiting for the robots to acknowledge the final null
 # Before judging whether another orchestrator still runs a mission, listen this long since the
-# adapter opened (discovery, then several heartbeat periods); a heartbeat of that mission heard
-# within this long means it is alive.
+# adapter opened (discovery, then several heartbeat periods), and this long since each writer
+# on the heartbeat topic was first seen (a loaded machine discovers late); a heartbeat of
+# that mission heard within this long means it is alive.
 LISTEN_S = 1.5
+MAX_LISTEN_S = 10.0  # whatever the writers discovered, the judgement waits no longer
 
 
 class Heartbeat:
@@ -47,6 +49,8 @@ class Heartbeat:
         self._own: set[str] = set()  # missions this orchestrator ran: its own echoes
         self._heard: dict[str, float] = {}  # mission -> when another orchestrator named it
         self._opened = time.monotonic()
+        self._node = node
+        self._writers: dict[bytes, float] = {}  # writers on the topic -> when first seen
         node.create_subscription(string_type, topic, self._on_heartbeat, qos(depth=10))
         node.create_timer(HEARTBEAT_PERIOD_S, self._tick)
 
@@ -73,19 +77,36 @@ class Heartbeat:
         self._publisher.wait_for_all_acked(Duration(seconds=ACK_TIMEOUT_S))
 
     def check_not_running(self, mission_id: str) -> None:
-        """Raise AdapterError if another orchestrator heartbeats ``mission_id`` (listening at
-        least ``LISTEN_S`` since this node opened)."""
-        wait = LISTEN_S - (time.monotonic() - self._opened)
-        if wait > 0:
-            time.sleep(wait)
+        """Raise AdapterError if another orchestrator heartbeats ``mission_id``: listening at
+        least ``LISTEN_S`` since this node opened and since every writer on the topic was first
+        seen (at most ``MAX_LISTEN_S`` in all)."""
+        cap = time.monotonic() + MAX_LISTEN_S
+        while True:
+            self._discover()
+            with self._lock:
+                heard = self._heard.get(mission_id)
+                until = max([self._opened, *self._writers.values()]) + LISTEN_S
+            now = time.monotonic()
+            if heard is not None and now - heard <= LISTEN_S:
+                raise AdapterError(f"mission {mission_id} is still running: its orchestrator's "
+                                   f"heartbeat was heard {now - heard:.1f} s ago on "
+                                   f"{self.topic}")
+            if now >= until or now >= cap:
+                return
+            time.sleep(min(0.05, until - now))
+
+    def _discover(self) -> None:
+        """Note when each writer on the topic was first seen (this node's own too: it is seen
+        at once, and adds nothing to the wait)."""
+        now = time.monotonic()
+        gids = [bytes(info.endpoint_gid)
+                for info in self._node.get_publishers_info_by_topic(self.topic)]
         with self._lock:
-            heard = self._heard.get(mission_id)
-        if heard is not None and time.monotonic() - heard <= LISTEN_S:
-            raise AdapterError(f"mission {mission_id} is still running: its orchestrator's "
-                               f"heartbeat was heard {time.monotonic() - heard:.1f} s ago on "
-                               f"{self.topic}")
+            for gid in gids:
+                self._writers.setdefault(gid, now)
 
     def _tick(self) -> None:
+        self._discover()  # from the start, so that a writer found early is not waited for
         with self._lock:
             if self._mission is not None:
                 self._publish_locked()
