@@ -17,13 +17,13 @@ from hypothesis import strategies as st
 from crewgate.adapters.sim import SimAdapter
 from crewgate.gate import Gate, Mode, PlanVerdict
 from crewgate.gate.settled import SettledPlans
-from crewgate.plan import Plan, parse_plan
+from crewgate.plan import Plan, Step, parse_plan
 from crewgate.sim.faults import parse_faults
 from crewgate.spec import Crew, load_crew
 from crewgate.spec.loader import parse_crew
 from crewgate.suites import load_suite
 from crewgate.text.request import RequestFacts
-from crewgate.world import World
+from crewgate.world import BindingValue, World
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus" / "study"
 CREWS = {name: load_crew(name) for name in ("sar", "g1_go2")}
@@ -83,6 +83,20 @@ def test_plans_that_differ_in_any_value_have_different_keys() -> None:
                                                     "args": {"x": 1}}]})
     assert isinstance(other, Plan)
     assert plans.key(other, RequestFacts.read("go to x 1, y 0.")) not in keys  # another request
+
+
+def test_a_plan_with_a_value_of_no_built_in_type_is_checked_not_kept() -> None:
+    class Name(str):
+        pass
+
+    gate = Gate(CREWS["g1_go2"])
+    world = SimAdapter(CREWS["g1_go2"]).world
+    for odd in (Name("red_cube"), {"nested": Name("red_cube")}):
+        plan = Plan("handover", (Step("g1", "hand_over", {"object": odd}),))
+        assert gate.settled_plans.key(plan, RequestFacts.read("pass me the red cube")) is None
+        assert gate.validate(plan, "pass me the red cube", world) == Gate(
+            CREWS["g1_go2"]).validate(plan, "pass me the red cube", world)
+    assert not gate.settled_plans._kept
 
 
 def test_a_reading_of_the_same_text_that_is_another_object_is_not_trusted() -> None:
@@ -177,3 +191,96 @@ def test_an_effect_on_availability_is_read_by_the_steps_after_it() -> None:
     assert [[p.code.value for p in s.problems] for s in verdict.steps] == [
         [], ["robot_unavailable"]]
     assert verdict == _fully_predicted(Gate(VARIANT), plan, request, world)
+
+
+# what changes a world between two validations: a robot's availability or a field of its state,
+# where an object is, a runtime binding published (or dropped), the clock
+_CHANGES: dict[str, list[tuple[Any, ...]]] = {
+    "sar": [("available", "iris", False), ("available", "tb3", False),
+            ("field", "iris", "airborne", True), ("field", "tb3", "pose", [6.0, -3.0]),
+            ("binding", "victim", (2.0, 3.0)), ("binding", "victim", (2.0, 3.5)),
+            ("binding", "victim", None), ("clock", 5.0), ("clock", 500.0)],
+    "g1_go2": [("available", "g1", False), ("available", "go2", False),
+               ("field", "g1", "holding", "red_cube"), ("field", "go2", "location", "room_b"),
+               ("object", "red_cube", "g1"), ("object", "bottle", "table_b"), ("clock", 50.0)],
+}
+
+
+# plans whose verdict the bindings decide (the rover sent to the victim fix, no search before
+# it to publish one), drawn as often as the study's
+_READING = {"sar": [{"workflow": w, "steps": [{"robot": "tb3", "skill": "navigate_to",
+                                               "args": {"target": "victim"}}]}
+                    for w in ("search_and_dispatch", "dispatch_only")] * 40, "g1_go2": []}
+
+
+@st.composite
+def _session(draw: st.DrawFn) -> tuple[str, list[Any]]:
+    """A crew, and validations of its study plans under its scenarios' requests with changes
+    to the one world between them."""
+    crew = draw(st.sampled_from(sorted(CREWS)))
+    plans = draw(st.lists(st.sampled_from(PLANS[crew] + _READING[crew]), min_size=1,
+                          max_size=3))
+    requests = [s.request for s in SCENARIOS[crew]]
+    ops = draw(st.lists(st.one_of(
+        st.tuples(st.just("validate"), st.sampled_from(plans), st.sampled_from(requests)),
+        st.sampled_from(_CHANGES[crew])), min_size=2, max_size=16))
+    return crew, ops
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_session())
+def test_a_plan_judged_again_gets_the_verdict_of_the_world_as_it_is_now(
+        session: tuple[str, list[Any]]) -> None:
+    """A gate keeps a plan's verdicts per state judged (crewgate.gate.settled.exact): whatever
+    changed in between (availability, state, objects, bindings, the clock), a plan validated
+    again gets what a gate that keeps nothing gives."""
+    name, ops = session
+    crew = CREWS[name]
+    world = SimAdapter(crew).world
+    clock = [0.0]
+    world.clock = lambda: clock[0]
+    keeping = Gate(crew)
+    for op in [*ops, *ops]:
+        kind = op[0]
+        if kind == "validate":
+            plan = parse_plan(op[1])
+            assert keeping.validate(plan, op[2], world) == Gate(crew).validate(plan, op[2], world)
+        elif kind == "available":
+            world.set_available(op[1], op[2])
+        elif kind == "field":
+            world.update(op[1], **{op[2]: op[3]})
+        elif kind == "object":
+            world.move_object(op[1], op[2])
+        elif kind == "binding":
+            if op[2] is None:
+                world.clear_binding(op[1])
+            else:
+                world.publish(op[1], BindingValue(op[2], clock[0], 0.9, "test"))
+        else:
+            clock[0] = op[1]
+
+
+def test_a_state_of_no_built_in_type_is_judged_every_time() -> None:
+    """A backend's own value type in the state (a numpy float, say) cannot be told apart as
+    bytes: the plan is judged on it each time, and nothing is kept for it."""
+
+    class Metres(float):
+        pass
+
+    crew = CREWS["g1_go2"]
+    plan = parse_plan({"workflow": "carry", "steps": [
+        {"robot": "g1", "skill": "grab_from_table", "args": {"object": "red_cube"}},
+        {"robot": "g1", "skill": "place_on_table", "args": {"object": "red_cube"}},
+        {"robot": "go2", "skill": "navigate_to_location", "args": {"location": "room_b"}}]})
+    request = "bring the red cube to room_b"
+    kept = []
+    for pose in ([0.0, 0.0], [Metres(0.0), Metres(0.0)]):
+        world = SimAdapter(crew).world
+        world.update("go2", pose=pose)
+        gate = Gate(crew)
+        first = gate.validate(plan, request, world)
+        assert first.accepted
+        assert gate.validate(plan, request, world) == first == Gate(crew).validate(
+            plan, request, world)
+        kept.append([len(p.judged) for p in gate.settled_plans._kept.values()])
+    assert kept == [[1], [0]]

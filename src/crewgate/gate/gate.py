@@ -17,17 +17,17 @@ from dataclasses import dataclass, field
 from enum import Enum
 from functools import partial
 from operator import is_
-from typing import Any
+from typing import Any, cast
 
 from crewgate.codes import Code, Findings, Problem
 from crewgate.gate.predict import Prediction
-from crewgate.gate.settled import Settled, SettledPlan, SettledPlans, clean
+from crewgate.gate.settled import Settled, SettledPlan, SettledPlans, clean, exact, remember
 from crewgate.gate.unknown import Unknown
 from crewgate.gate.verdict import PlanVerdict, StepVerdict
 from crewgate.plan import ParseFailure, Plan, Step
 from crewgate.spec import Crew
 from crewgate.spec.expressions import State
-from crewgate.spec.intent import Held, Typed
+from crewgate.spec.intent import Held, PlannedStep, Typed
 from crewgate.text.request import RequestFacts
 from crewgate.world import BindingValue, World
 
@@ -114,6 +114,16 @@ class Gate:
         last = len(plan.steps) - 1
         with guard:
             now, bindings = world.now(), world.bindings
+            if settled.timed:  # the bindings as published now, judged and kept alike
+                with world.lock:
+                    bindings = dict(bindings)
+            # what the plan is judged on, as bytes: judged again on the same, it gets the verdict
+            # it got
+            seen = exact(state, now, bindings) if settled.timed else exact(state)
+            if seen is not None:
+                found = settled.judged.get(seen)
+                if found is not None:
+                    return found
             for index, step in enumerate(plan.steps):
                 at = settled.steps[index]
                 verdicts.append(self._judged(at, index, step, Mode.PLAN, plan.workflow, state, now,
@@ -125,10 +135,11 @@ class Gate:
                         self.prediction.after(skill, step.robot, at.typed, copy)
                     if skill.produces:
                         produced.update(skill.produces)
-        if all(map(is_, verdicts, settled.clean)):
-            return settled.verdict  # every step as settled: the verdict built with the plan
-        return PlanVerdict(problems=settled.problems, steps=tuple(verdicts),
-                           workflow=plan.workflow)
+        verdict = settled.verdict if all(map(is_, verdicts, settled.clean)) else PlanVerdict(
+            problems=settled.problems, steps=tuple(verdicts), workflow=plan.workflow)
+        if seen is not None:
+            remember(settled, seen, verdict)
+        return verdict
 
     def settle_plan(self, plan: Plan, facts: RequestFacts,
                     key: tuple[Any, ...] | None = None) -> SettledPlan:
@@ -148,7 +159,10 @@ class Gate:
             for index, step in enumerate(plan.steps)]
         if wf is not None and plan.workflow is not None:
             wf.check_complete(plan.workflow, list(refs), plan_level)
-        held = self.held_to(plan, facts, [(s.typed, s.given) for s in steps])
+        brief = self.intent.brief(facts.text)
+        seen = cast(list[PlannedStep], [s.planned for s in steps])  # PLAN mode: all made
+        held = Held(brief, tuple(seen), tuple(self.intent.asked(
+            brief, seen, facts, [s.direct for s in steps])))
         self.intent.check_plan(held.brief, held.steps, plan_level)
         started: Counter[str] = Counter()
         verdicts: list[StepVerdict] = []  # each step's, when nothing that can change adds to it
@@ -167,7 +181,7 @@ class Gate:
                                   (*settled.before, *rules, *requested)))
             steps[index] = Settled(settled.skill, settled.typed, settled.given,
                                    settled.workflow, None, settled.before, rules, requested,
-                                   verdicts[-1])
+                                   verdicts[-1], settled.planned, settled.direct)
         # the crew's skill of each step's name, visible or not: what its effects predict
         skills = tuple(s.skill if s.skill is not None else self.crew.skill(p.robot, p.skill)
                        for s, p in zip(steps, plan.steps, strict=True))
@@ -179,9 +193,11 @@ class Gate:
             s.skill is not None and s.typed is not None
             and (s.skill.preconditions or s.skill.binding_params) for s in steps)
         robots = tuple(dict.fromkeys(s.robot for s in plan.steps if s.robot in self._robots))
+        timed = any(s is not None and s.binding_params for s in skills)
         return SettledPlan(facts, refs, planned, tuple(steps), skills, problems, until,
                            tuple(verdicts), PlanVerdict(problems=problems, steps=tuple(verdicts),
-                                                        workflow=plan.workflow), still, robots)
+                                                        workflow=plan.workflow), still, robots,
+                           timed, {})
 
     def check(
         self,
@@ -237,9 +253,14 @@ class Gate:
             self.intent.check(held.brief, held.steps, index, held.asked, request, dispatch=True)
             requested = tuple(request.items)
         before, ruled = tuple(f.items), tuple(rules.items)
-        # a plan's steps get their verdicts when the plan is settled (settle_plan)
+        if mode is Mode.PLAN:  # its verdict comes when the plan is settled (settle_plan)
+            planned = self.intent.planned(workflow, step.robot, step.skill, step.args,
+                                          (typed, given))
+            direct = facts is not None and self.intent.direct(
+                self.intent.brief(facts.text), planned, facts)
+            return Settled(skill, typed, given, wf, progress, before, ruled, requested, None,
+                           planned, direct)
         return Settled(skill, typed, given, wf, progress, before, ruled, requested,
-                       None if mode is Mode.PLAN else
                        clean(index, step.robot, step.skill, wf, (*before, *ruled, *requested)))
 
     def judge(self, settled: Settled, index: int, step: Step, mode: Mode,

@@ -9,22 +9,37 @@ dispatches of one mission meet the same plans and requests again and again, so t
 is kept (:class:`SettledPlans`), keyed by the plan's content (robots, skills, workflow and
 arguments: every value with its type, so that ``1``, ``1.0`` and ``True``, or ``0.0`` and
 ``-0.0``, are different plans) and by the request's reading itself (the same object). A plan
-whose arguments are not plain JSON values is not kept, only checked.
+with a value of no built-in type (a subclass of ``str``, any object of the caller's) is not
+kept, only checked.
+
+The second part is a function of what the plan is judged on: every robot's fields and where
+each object is (and, for a plan that reads runtime bindings, the clock and the bindings). A
+plan judged again on exactly that (the same bytes, :func:`exact`: an evaluation's plan met again
+in its scenario's world, a planner checking the same proposal twice) gets the verdict it got;
+a few are kept per plan (``KEPT_STATES``). Any change, however small, is another state.
 """
 
 from __future__ import annotations
 
-import math
+import marshal
 from collections.abc import Callable, Mapping
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from crewgate.codes import Code, Problem
 from crewgate.gate.verdict import PlanVerdict, StepVerdict
 from crewgate.plan import Plan
 from crewgate.spec import Skill, Workflow
+from crewgate.spec.intent import PlannedStep
 from crewgate.text.request import RequestFacts
+from crewgate.world import BindingValue
 
 KEPT_PLANS = 2048  # plans kept per gate; the oldest half is dropped when full
+# A step's content as a key: marshal's bytes at version 2 (no back-references nor interning
+# marks, so equal values give equal bytes) tell every value apart (1, 1.0 and True; 0.0 and
+# -0.0, its floats being binary; a list and a tuple) and take only the exact built-in types
+# (a subclass of str or int, any other object: ValueError), in one C call.
+_EXACT = 2
+_dumps = cast(Callable[[object, int], bytes], marshal.dumps)  # any object: ValueError if unwritable
 
 
 class Settled(NamedTuple):
@@ -45,6 +60,10 @@ class Settled(NamedTuple):
     request: tuple[Problem, ...]
     # the step's verdict when nothing that can change adds a problem (see :func:`clean`)
     clean: StepVerdict | None = None
+    # validating a plan: the step as its request sees it, and whether the request asks for
+    # it itself (Intent.planned, Intent.direct): they depend on the step and the request alone
+    planned: PlannedStep | None = None
+    direct: bool = False
 
 
 def clean(index: int, robot: str, skill: str, workflow: Workflow | None,
@@ -82,6 +101,36 @@ class SettledPlan(NamedTuple):
     verdict: PlanVerdict
     still: bool
     robots: tuple[str, ...]
+    # a step reads runtime bindings: its verdict depends on the clock and what was published
+    timed: bool
+    # the plan's verdicts on the last states it was judged on (:func:`exact`)
+    judged: dict[bytes, PlanVerdict]
+
+
+KEPT_STATES = 8  # states a plan's verdicts are kept for; the oldest is dropped when full
+
+
+def exact(state: Mapping[str, Any], now: float | None = None,
+          bindings: Mapping[str, BindingValue] | None = None) -> bytes | None:
+    """What a plan is judged on (every robot's fields and where each object is; when it reads
+    runtime bindings, the clock and every binding too) as bytes that are equal only when that
+    is (see ``_EXACT``); None when a value is of no built-in type (a backend's own number
+    type): then the verdict is not kept."""
+    try:
+        if bindings is None:
+            return _dumps(state, _EXACT)
+        return _dumps((state, now, [(k, b.value, b.stamp, b.confidence, b.source)
+                                           for k, b in bindings.items()]), _EXACT)
+    except ValueError:
+        return None
+
+
+def remember(settled: SettledPlan, state: bytes, verdict: PlanVerdict) -> None:
+    """Keep the plan's verdict on this (:func:`exact`)."""
+    judged = settled.judged
+    if len(judged) >= KEPT_STATES:
+        del judged[next(iter(judged))]
+    judged[state] = verdict
 
 
 class SettledPlans:
@@ -96,18 +145,11 @@ class SettledPlans:
 
     def key(self, plan: Plan, facts: RequestFacts) -> tuple[Any, ...] | None:
         """The plan's content and its request, or None for a plan that is not kept."""
-        key: list[object] = [facts.text, _value(plan.workflow)]
-        add = key.append
-        try:
-            for step in plan.steps:  # one loop, no call per name: a key is built per validation
-                robot, skill, args = step.robot, step.skill, step.args
-                if type(robot) is not str or type(skill) is not str:
-                    return None  # names that are not strings: checked, never kept
-                add((robot, skill, _args(args)) if args or type(args) is not dict
-                    else (robot, skill))
-        except TypeError:
+        try:  # one C call per step (see _content), no Python work per value
+            return (facts.text, _dumps(plan.workflow, _EXACT),
+                    *[_dumps((s.robot, s.skill, s.args), _EXACT) for s in plan.steps])
+        except ValueError:  # a value of another type than JSON's (a subclass included)
             return None
-        return tuple(key)
 
     def get(self, key: tuple[Any, ...] | None, facts: RequestFacts) -> SettledPlan | None:
         found = self._kept.get(key) if key is not None else None
@@ -149,42 +191,3 @@ class SettledPlans:
 
 def _at(problems: tuple[Problem, ...], index: int) -> tuple[Problem, ...]:
     return tuple(Problem(p.code, p.detail, index) for p in problems)
-
-
-def _args(args: Mapping[str, Any]) -> object:
-    """A step's arguments as :func:`_value` keys them, with fewer tags: a flat one (the usual)
-    without a call per value. Only values that equal a value of another type are tagged with
-    their type (``1``, ``1.0``, ``True``), and a float only when zero (its sign): a string
-    or None never equals a tuple, so it stands for itself."""
-    if type(args) is not dict:
-        return _value(args)
-    out: list[object] = [dict]
-    for name, value in args.items():
-        kind = type(value)
-        if type(name) is not str:
-            out.append((_value(name), _value(value)))
-        elif kind is str or value is None:
-            out.append((name, value))
-        elif kind is int or kind is bool:
-            out.append((name, (kind, value)))
-        elif kind is float:
-            out.append((name, (kind, value) if value else (kind, value, math.copysign(1.0,
-                                                                                    value))))
-        else:
-            out.append((name, _value(value)))
-    return tuple(out)
-
-
-def _value(value: object) -> object:
-    """A plain JSON value as a key that tells every value apart (types, the sign of zero);
-    TypeError for anything else."""
-    kind = type(value)
-    if kind is str or kind is int or kind is bool or value is None:
-        return (kind, value)
-    if isinstance(value, float) and kind is float:
-        return (kind, value, math.copysign(1.0, value))
-    if isinstance(value, list | tuple) and kind in (list, tuple):
-        return (kind, *map(_value, value))
-    if isinstance(value, Mapping):
-        return (dict, *((_value(k), _value(v)) for k, v in value.items()))
-    raise TypeError(f"not a plain value: {kind.__name__}")

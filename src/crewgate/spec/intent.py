@@ -92,6 +92,8 @@ class Brief:
     universal: bool = False
     clause_robots: dict[int, set[str]] = field(default_factory=dict)  # clause -> robots named
     free: set[str] = field(default_factory=set)  # robots named with no action of theirs beside
+    # robots a skill of which takes something the request states (Intent._given)
+    gives: frozenset[str] = frozenset()
 
     def asks_robot(self, robot: str) -> bool:
         return self.universal or robot in self.named
@@ -141,19 +143,19 @@ class IntentChecks:
     def _skill(self, ref: str) -> Skill:
         return self._skills[ref]
 
-    def asked(self, brief: Brief, steps: Sequence[PlannedStep], facts: RequestFacts
-              ) -> list[bool]:
-        """Which steps the request asks for: itself (:meth:`_direct`), or as a step its workflow
-        requires of a robot the request asks something of or gives work to (the humanoid's
-        load in a carry the dog does; the forklift's lowering of the pallet it was asked to
-        move)."""
-        direct = [self._direct(brief, step, facts) for step in steps]
-        robots = {s.robot for s, ok in zip(steps, direct, strict=True) if ok}
-        robots |= self._given(brief, facts)
+    def asked(self, brief: Brief, steps: Sequence[PlannedStep], facts: RequestFacts,
+              direct: Sequence[bool] | None = None) -> list[bool]:
+        """Which steps the request asks for: itself (:meth:`direct`, or ``direct`` when the
+        caller has it for each step), or as a step its workflow requires of a robot the request
+        asks something of or gives work to (the humanoid's load in a carry the dog does; the
+        forklift's lowering of the pallet it was asked to move)."""
+        if direct is None:
+            direct = [self.direct(brief, step, facts) for step in steps]
+        robots = {s.robot for s, ok in zip(steps, direct, strict=True) if ok} | brief.gives
         return [ok or (s.required and s.robot in robots) for s, ok in zip(steps, direct,
                                                                            strict=True)]
 
-    def _given(self, brief: Brief, facts: RequestFacts) -> set[str]:
+    def _given(self, brief: Brief, facts: RequestFacts) -> frozenset[str]:
         """Robots a skill of which takes something the request states (a place, an object, a
         point, a zone, a quantity with its unit): the request gives them work."""
         slots = {"location": bool(brief.places), "object": bool(brief.objects),
@@ -162,12 +164,13 @@ class IntentChecks:
         for slot, stated in slots.items():
             if stated:
                 out |= self._takes[slot]
-        return out
+        return frozenset(out)
 
-    def _direct(self, brief: Brief, step: PlannedStep, facts: RequestFacts) -> bool:
+    def direct(self, brief: Brief, step: PlannedStep, facts: RequestFacts) -> bool:
         """The request asks for this step itself: names its action; names its robot (or the
         crew) in a clause that names no action of it, leaving the how to the plan ("rover, run
-        an errand", "bring the drone back down"); or states a value that goes into it."""
+        an errand", "bring the drone back down"); or states a value that goes into it. Depends
+        on the step and the request alone (the gate keeps it with the step's settled checks)."""
         if any(step.ref in m.referents for m in brief.actions):
             return True
         if brief.universal or step.robot in brief.free:
@@ -450,20 +453,26 @@ class Intent(IntentChecks, Rule):
         """A plan's steps ((robot, skill, args)) held to its request; ``typed`` gives each
         step's typed arguments and the parameters it gave when the caller has them (else the
         arguments are typed here)."""
-        wf = self.crew.workflows.get(workflow or "")
-        held = []
-        for i, (robot, name, args) in enumerate(steps):
-            skill = self.crew.skill(robot, name)
-            values, given = typed[i] if typed is not None else self._typed(skill, args)
-            if values is None and skill is not None:  # refused for its arguments: still said
-                given = frozenset(a for a in args if a in skill.params)
-            rule = wf.steps.get(f"{robot}.{name}") if wf is not None else None
-            held.append(PlannedStep(robot, f"{robot}.{name}", values, given,
-                                    rule is not None and rule.count.low >= 1,
-                                    skill is not None and skill.visible,
-                                    rule.count.high if rule is not None else None))
+        held = [self.planned(workflow, robot, name, args, typed[i] if typed is not None else None)
+                for i, (robot, name, args) in enumerate(steps)]
         brief = self.brief(facts.text)
         return Held(brief, tuple(held), tuple(self.asked(brief, held, facts)))
+
+    def planned(self, workflow: str | None, robot: str, name: str, args: Mapping[str, Any],
+                typed: Typed | None) -> PlannedStep:
+        """A step as the request sees it (``typed``: its typed arguments and the parameters it
+        gave, as the gate settled them; None: typed here). Depends on the step and its
+        workflow alone (the gate keeps it with the step's settled checks)."""
+        skill = self.crew.skill(robot, name)
+        values, given = typed if typed is not None else self._typed(skill, args)
+        if values is None and skill is not None:  # refused for its arguments: still said
+            given = frozenset(a for a in args if a in skill.params)
+        wf = self.crew.workflows.get(workflow or "")
+        rule = wf.steps.get(f"{robot}.{name}") if wf is not None else None
+        return PlannedStep(robot, f"{robot}.{name}", values, given,
+                           rule is not None and rule.count.low >= 1,
+                           skill is not None and skill.visible,
+                           rule.count.high if rule is not None else None)
 
     def _typed(self, skill: Skill | None, args: Mapping[str, Any]) -> Typed:
         checked = skill.check(dict(args), self.crew.context, Findings(None), "") if skill else None
@@ -565,6 +574,7 @@ class Intent(IntentChecks, Rule):
         brief.unclear = self._unclear(reading, start)
         if brief.retracted is None:
             self._geometry(text, reading, brief)
+        brief.gives = self._given(brief, RequestFacts.read(text))
         return brief
 
     def _geometry(self, text: str, reading: Reading, brief: Brief) -> None:
@@ -615,8 +625,11 @@ class Intent(IntentChecks, Rule):
                      if kind.numeric and unit_key(getattr(kind, "unit", None)) == q.unit)
 
     def _unclear(self, reading: Reading, start: int) -> str | None:
-        known = [m for table in (self.robots, self.skills, self.places, self.objects)
-                 for m in reading.mentions(table)]
+        # where each known thing is named (the robots' mentions as read for the brief: where
+        # they stand does not depend on what "stays" says of them)
+        known = [*reading.mentions(self.robots, stays=True),
+                 *(m for table in (self.skills, self.places, self.objects)
+                   for m in reading.mentions(table))]
         for scope in reading.scopes:
             if scope.start < start or not scope.opens or scope.cue not in (
                     "do not", "don't", "dont", "never", "must not", "should not"):
