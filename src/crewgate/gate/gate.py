@@ -15,7 +15,6 @@ from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from enum import Enum
-from functools import partial
 from operator import is_
 from typing import Any, cast
 
@@ -154,9 +153,15 @@ class Gate:
             self.unknown.workflow(plan.workflow, plan_level)
         refs = tuple(s.ref for s in plan.steps)
         planned = frozenset(refs)
-        steps = [self.settled_plans.step(key, index, facts, partial(
-            self.settle, index, step, Mode.PLAN, workflow=plan.workflow, facts=facts))
-            for index, step in enumerate(plan.steps)]
+        kept = self.settled_plans
+        steps = []
+        for index, step in enumerate(plan.steps):
+            settled = kept.step(key, index, facts)
+            if settled is None:
+                settled = self.settle(index, step, Mode.PLAN, workflow=plan.workflow,
+                                      facts=facts)
+                kept.put_step(key, index, facts, settled)
+            steps.append(settled)
         if wf is not None and plan.workflow is not None:
             wf.check_complete(plan.workflow, list(refs), plan_level)
         brief = self.intent.brief(facts.text)
@@ -229,33 +234,36 @@ class Gate:
         dispatch) the request's rule. A plan is immutable, so a mission settles each of its
         steps once (:class:`~crewgate.gate.session.MissionGate`)."""
         f = Findings(index)
+        ref = step.ref
         skill = self.unknown.skill(step, mode is not Mode.FALLBACK, f)
-        checked = skill.check(step.args, self.ctx, f, step.ref) if skill is not None else None
+        checked = skill.check(step.args, self.ctx, f, ref) if skill is not None else None
         typed, given = checked if checked is not None else (None, frozenset[str]())
         wf = self.crew.workflows.get(workflow) if workflow is not None else None
-        progress = None
-        rules = Findings(index)
+        progress = rule = None
+        mark = -1  # where the workflow's argument rules begin in f (-1: they did not run)
         if mode is not Mode.FALLBACK and facts is not None:
             if skill is not None and typed is not None:
                 for pname, param in self._stated[id(skill)]:
                     if pname in given:  # a default is no substitution
-                        param.check_stated(pname, typed[pname], facts, self.ctx, f, step.ref)
+                        param.check_stated(pname, typed[pname], facts, self.ctx, f, ref)
             if wf is not None and workflow is not None:
                 progress = wf
-                rule = wf.steps.get(step.ref)  # what Workflow.check returns
+                rule = wf.steps.get(ref)  # what Workflow.check returns
+                mark = len(f.items)
                 if rule is not None and skill is not None and typed is not None:
                     for pname, arg in rule.args.items():
-                        arg.check(step.ref, workflow, pname, skill, typed, given, facts,
-                                  self.ctx, rules)
+                        arg.check(ref, workflow, pname, skill, typed, given, facts, self.ctx, f)
         requested: tuple[Problem, ...] = ()
         if held is not None and mode is Mode.DISPATCH and index < len(held.steps):
             request = Findings(index)
             self.intent.check(held.brief, held.steps, index, held.asked, request, dispatch=True)
             requested = tuple(request.items)
-        before, ruled = tuple(f.items), tuple(rules.items)
+        items = f.items
+        before, ruled = (tuple(items), ()) if mark < 0 else (tuple(items[:mark]),
+                                                             tuple(items[mark:]))
         if mode is Mode.PLAN:  # its verdict comes when the plan is settled (settle_plan)
             planned = self.intent.planned(workflow, step.robot, step.skill, step.args,
-                                          (typed, given))
+                                          (typed, given), skill, rule)
             direct = facts is not None and self.intent.direct(
                 self.intent.brief(facts.text), planned, facts)
             return Settled(skill, typed, given, wf, progress, before, ruled, requested, None,

@@ -163,26 +163,29 @@ class SettledPlans:
                 del self._kept[old]
         self._kept[key] = settled
 
-    def step(self, key: tuple[Any, ...] | None, index: int, facts: RequestFacts,
-             settle: Callable[[], Settled]) -> Settled:
-        """Step ``index``'s settled checks (``key``: the plan's, from :meth:`key`): kept ones,
-        their problems given this index, or ``settle()``'s, then kept."""
+    def step(self, key: tuple[Any, ...] | None, index: int,
+             facts: RequestFacts) -> Settled | None:
+        """Step ``index``'s settled checks (``key``: the plan's, from :meth:`key`), kept when a
+        plan had the step under this request (its problems given this index), or None."""
         if key is None:
-            return settle()
-        step_key = (key[0], key[1], key[2 + index])
-        found = self._steps.get(step_key)
+            return None
+        found = self._steps.get((key[0], key[1], key[2 + index]))
         if found is None or found[0] is not facts:
-            settled = settle()
-            if len(self._steps) >= KEPT_PLANS:
-                for old in list(self._steps)[:KEPT_PLANS // 2]:
-                    del self._steps[old]
-            self._steps[step_key] = (facts, index, settled)
-            return settled
+            return None
         _, at, settled = found
         if at == index or not (settled.before or settled.rules):
             return settled
         return settled._replace(before=_at(settled.before, index),
                                 rules=_at(settled.rules, index), clean=None)
+
+    def put_step(self, key: tuple[Any, ...] | None, index: int, facts: RequestFacts,
+                 settled: Settled) -> None:
+        if key is None:
+            return
+        if len(self._steps) >= KEPT_PLANS:
+            for old in list(self._steps)[:KEPT_PLANS // 2]:
+                del self._steps[old]
+        self._steps[(key[0], key[1], key[2 + index])] = (facts, index, settled)
 
     def clear(self) -> None:
         self._kept.clear()

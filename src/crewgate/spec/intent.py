@@ -27,6 +27,7 @@ from crewgate.text.words import words
 if TYPE_CHECKING:
     from crewgate.spec.crew import Crew
     from crewgate.spec.robots import Skill
+    from crewgate.spec.workflow import StepRule
 
 AIR_WORDS = frozenset({"quadcopter", "drone", "uav", "aircraft", "multirotor", "helicopter",
                        "plane", "aerial", "air", "fixed", "flying", "quadrotor", "hexacopter"})
@@ -459,18 +460,23 @@ class Intent(IntentChecks, Rule):
         return Held(brief, tuple(held), tuple(self.asked(brief, held, facts)))
 
     def planned(self, workflow: str | None, robot: str, name: str, args: Mapping[str, Any],
-                typed: Typed | None) -> PlannedStep:
+                typed: Typed | None, skill: Skill | None = None,
+                rule: StepRule | None = None) -> PlannedStep:
         """A step as the request sees it (``typed``: its typed arguments and the parameters it
-        gave, as the gate settled them; None: typed here). Depends on the step and its
-        workflow alone (the gate keeps it with the step's settled checks)."""
-        skill = self.crew.skill(robot, name)
+        gave, as the gate settled them; None: typed here; ``skill`` and ``rule``: the crew's
+        skill of that name and the workflow's rule of the step, when the caller found them).
+        Depends on the step and its workflow alone (the gate keeps it with the step's settled
+        checks)."""
+        ref = f"{robot}.{name}"
+        if skill is None:
+            skill = self.crew.skill(robot, name)
         values, given = typed if typed is not None else self._typed(skill, args)
         if values is None and skill is not None:  # refused for its arguments: still said
             given = frozenset(a for a in args if a in skill.params)
-        wf = self.crew.workflows.get(workflow or "")
-        rule = wf.steps.get(f"{robot}.{name}") if wf is not None else None
-        return PlannedStep(robot, f"{robot}.{name}", values, given,
-                           rule is not None and rule.count.low >= 1,
+        if rule is None:
+            wf = self.crew.workflows.get(workflow or "")
+            rule = wf.steps.get(ref) if wf is not None else None
+        return PlannedStep(robot, ref, values, given, rule is not None and rule.count.low >= 1,
                            skill is not None and skill.visible,
                            rule.count.high if rule is not None else None)
 
