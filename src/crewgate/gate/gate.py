@@ -20,7 +20,15 @@ from typing import Any, cast
 
 from crewgate.codes import Code, Findings, Problem
 from crewgate.gate.predict import Prediction
-from crewgate.gate.settled import Settled, SettledPlan, SettledPlans, clean, exact, remember
+from crewgate.gate.settled import (
+    PlanShape,
+    Settled,
+    SettledPlan,
+    SettledPlans,
+    clean,
+    exact,
+    remember,
+)
 from crewgate.gate.unknown import Unknown
 from crewgate.gate.verdict import PlanVerdict, StepVerdict
 from crewgate.plan import ParseFailure, Plan, Step
@@ -147,12 +155,7 @@ class Gate:
         transitions (which, in a plan, follow from the steps before it) among its rules and
         the request's rule on it last, and the plan-level problems. ``key``: the plan's
         (:meth:`SettledPlans.key`), by which its steps' checks are kept and found again."""
-        plan_level = Findings(None)
-        wf = self.crew.workflows.get(plan.workflow) if plan.workflow is not None else None
-        if wf is None:
-            self.unknown.workflow(plan.workflow, plan_level)
-        refs = tuple(s.ref for s in plan.steps)
-        planned = frozenset(refs)
+        shape = self.shape(plan)
         kept = self.settled_plans
         steps = []
         for index, step in enumerate(plan.steps):
@@ -162,47 +165,72 @@ class Gate:
                                       facts=facts)
                 kept.put_step(key, index, facts, settled)
             steps.append(settled)
-        if wf is not None and plan.workflow is not None:
-            wf.check_complete(plan.workflow, list(refs), plan_level)
+        plan_level = Findings(None, list(shape.problems))
         brief = self.intent.brief(facts.text)
         seen = cast(list[PlannedStep], [s.planned for s in steps])  # PLAN mode: all made
         held = Held(brief, tuple(seen), tuple(self.intent.asked(
             brief, seen, facts, [s.direct for s in steps])))
         self.intent.check_plan(held.brief, held.steps, plan_level)
-        started: Counter[str] = Counter()
         verdicts: list[StepVerdict] = []  # each step's, when nothing that can change adds to it
         for index, (step, settled) in enumerate(zip(plan.steps, steps, strict=True)):
-            found = Findings(index)  # the workflow's transition, then the request's rule
-            if settled.progress is not None and plan.workflow is not None:
-                settled.progress.check(plan.workflow, step.robot, refs[index], started, started,
-                                       planned, found)
-            started[refs[index]] += 1
-            mark = len(found.items)
+            found = Findings(index)  # the request's rule
             self.intent.check(held.brief, held.steps, index, held.asked, found)
             # a problem under the request's rule is never a skippable one: judge's skip holds
-            rules = (*found.items[:mark], *settled.rules)
-            requested = tuple(found.items[mark:])
+            rules = (*shape.transitions[index], *settled.rules)
+            requested = tuple(found.items)
             verdicts.append(clean(index, step.robot, step.skill, settled.workflow,
                                   (*settled.before, *rules, *requested)))
             steps[index] = Settled(settled.skill, settled.typed, settled.given,
                                    settled.workflow, None, settled.before, rules, requested,
                                    verdicts[-1], settled.planned, settled.direct)
-        # the crew's skill of each step's name, visible or not: what its effects predict
-        skills = tuple(s.skill if s.skill is not None else self.crew.skill(p.robot, p.skill)
-                       for s, p in zip(steps, plan.steps, strict=True))
         problems = tuple(plan_level.items)
-        until = self.prediction.until(skills)
         # the world adds to no step but through its robot's availability (no preconditions,
         # runtime bindings or predicted state to read): validation checks just that
-        still = not until and not any(
-            s.skill is not None and s.typed is not None
-            and (s.skill.preconditions or s.skill.binding_params) for s in steps)
-        robots = tuple(dict.fromkeys(s.robot for s in plan.steps if s.robot in self._robots))
-        timed = any(s is not None and s.binding_params for s in skills)
-        return SettledPlan(facts, refs, planned, tuple(steps), skills, problems, until,
-                           tuple(verdicts), PlanVerdict(problems=problems, steps=tuple(verdicts),
-                                                        workflow=plan.workflow), still, robots,
-                           timed, {})
+        still = not shape.until and not any(
+            steps[i].skill is not None and steps[i].typed is not None for i in shape.readers)
+        return SettledPlan(facts, shape.refs, shape.planned, tuple(steps), shape.skills,
+                           problems, shape.until, tuple(verdicts),
+                           PlanVerdict(problems=problems, steps=tuple(verdicts),
+                                       workflow=plan.workflow), still, shape.robots,
+                           shape.timed, {})
+
+    def shape(self, plan: Plan) -> PlanShape:
+        """What the plan's workflow and its steps' names settle, whatever their arguments and
+        the request (kept per workflow and names: plans share them, see PlanShape)."""
+        key = self.settled_plans.shape_key(plan)
+        found = self.settled_plans.shapes.get(key) if key is not None else None
+        if found is not None:
+            return found
+        workflow = plan.workflow
+        plan_level = Findings(None)
+        wf = self.crew.workflows.get(workflow) if workflow is not None else None
+        if wf is None:
+            self.unknown.workflow(workflow, plan_level)
+        refs = tuple(s.ref for s in plan.steps)
+        planned = frozenset(refs)
+        transitions: list[tuple[Problem, ...]] = []
+        if wf is not None and workflow is not None:
+            wf.check_complete(workflow, list(refs), plan_level)
+            started: Counter[str] = Counter()
+            for index, step in enumerate(plan.steps):
+                at = Findings(index)  # the workflow's transition, given the steps before
+                wf.check(workflow, step.robot, refs[index], started, started, planned, at)
+                started[refs[index]] += 1
+                transitions.append(tuple(at.items))
+        else:
+            transitions = [()] * len(refs)
+        # the crew's skill of each step's name, visible or not: what its effects predict
+        skills = tuple(self.crew.skill(s.robot, s.skill) for s in plan.steps)
+        shape = PlanShape(
+            refs, planned, tuple(plan_level.items), tuple(transitions), skills,
+            self.prediction.until(skills),
+            tuple(dict.fromkeys(s.robot for s in plan.steps if s.robot in self._robots)),
+            any(s is not None and s.binding_params for s in skills),
+            tuple(i for i, s in enumerate(skills)
+                  if s is not None and (s.preconditions or s.binding_params)))
+        if key is not None:
+            self.settled_plans.put_shape(key, shape)
+        return shape
 
     def check(
         self,

@@ -78,6 +78,26 @@ def clean(index: int, robot: str, skill: str, workflow: Workflow | None,
     return StepVerdict(index, robot, skill, problems, deferred, skip)
 
 
+class PlanShape(NamedTuple):
+    """What a plan's workflow and its steps' robots and skills settle, whatever their arguments
+    and the request: each step's ``robot.skill``, all of them, the plan-level problems of its
+    workflow (unknown, incomplete), each step's transition problems (which follow from the
+    steps before it), the crew's skill of each step's name (visible or not), how many first
+    steps have their effects predicted (:meth:`Prediction.until`), the crew's robots named,
+    whether a step reads runtime bindings, and the steps whose skill reads the world beyond
+    availability (preconditions, bindings)."""
+
+    refs: tuple[str, ...]
+    planned: frozenset[str]
+    problems: tuple[Problem, ...]
+    transitions: tuple[tuple[Problem, ...], ...]
+    skills: tuple[Skill | None, ...]
+    until: int
+    robots: tuple[str, ...]
+    timed: bool
+    readers: tuple[int, ...]
+
+
 class SettledPlan(NamedTuple):
     """What validating a plan settles whatever the world: each step's :class:`Settled` (its
     workflow transition and the request's rule on it included), its ``robot.skill`` and the
@@ -107,7 +127,7 @@ class SettledPlan(NamedTuple):
     judged: dict[bytes, PlanVerdict]
 
 
-KEPT_STATES = 8  # states a plan's verdicts are kept for; the oldest is dropped when full
+KEPT_STATES = 8  # states a plan's verdicts are kept for; all dropped when full
 
 
 def exact(state: Mapping[str, Any], now: float | None = None,
@@ -129,7 +149,7 @@ def remember(settled: SettledPlan, state: bytes, verdict: PlanVerdict) -> None:
     """Keep the plan's verdict on this (:func:`exact`)."""
     judged = settled.judged
     if len(judged) >= KEPT_STATES:
-        del judged[next(iter(judged))]
+        judged.clear()  # one call: concurrent validations of the plan may be keeping theirs
     judged[state] = verdict
 
 
@@ -142,6 +162,19 @@ class SettledPlans:
     def __init__(self) -> None:
         self._kept: dict[tuple[Any, ...], SettledPlan] = {}
         self._steps: dict[tuple[Any, ...], tuple[RequestFacts, int, Settled]] = {}
+        self.shapes: dict[bytes, PlanShape] = {}
+
+    def shape_key(self, plan: Plan) -> bytes | None:
+        """The plan's workflow and its steps' names (exact bytes), or None: not kept."""
+        try:
+            return _dumps((plan.workflow, [(s.robot, s.skill) for s in plan.steps]), _EXACT)
+        except ValueError:
+            return None
+
+    def put_shape(self, key: bytes, shape: PlanShape) -> None:
+        if len(self.shapes) >= KEPT_PLANS:
+            self.shapes.clear()
+        self.shapes[key] = shape
 
     def key(self, plan: Plan, facts: RequestFacts) -> tuple[Any, ...] | None:
         """The plan's content and its request, or None for a plan that is not kept."""
@@ -160,7 +193,7 @@ class SettledPlans:
             return
         if len(self._kept) >= KEPT_PLANS:
             for old in list(self._kept)[:KEPT_PLANS // 2]:
-                del self._kept[old]
+                self._kept.pop(old, None)  # another thread may have dropped it
         self._kept[key] = settled
 
     def step(self, key: tuple[Any, ...] | None, index: int,
@@ -184,12 +217,13 @@ class SettledPlans:
             return
         if len(self._steps) >= KEPT_PLANS:
             for old in list(self._steps)[:KEPT_PLANS // 2]:
-                del self._steps[old]
+                self._steps.pop(old, None)
         self._steps[(key[0], key[1], key[2 + index])] = (facts, index, settled)
 
     def clear(self) -> None:
         self._kept.clear()
         self._steps.clear()
+        self.shapes.clear()
 
 
 def _at(problems: tuple[Problem, ...], index: int) -> tuple[Problem, ...]:
