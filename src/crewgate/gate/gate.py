@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from enum import Enum
 from operator import is_
@@ -109,61 +108,77 @@ class Gate:
         if settled.still:
             with world.lock:  # only availability can refuse a step: checked alone
                 robots = world.robots
-                if all(robots[r].get("available", True) is True for r in settled.robots):
+                for robot in settled.robots:
+                    if robots[robot].get("available", True) is not True:
+                        break
+                else:
                     return settled.verdict
-        # a copy of the state to predict on; with nothing to predict, the live state read as
-        # authorization reads it, under the world's lock
-        copy = world.copy_state() if settled.until else None
-        state: State = copy if copy is not None else world.state_view()
-        guard: AbstractContextManager[Any] = nullcontext() if copy is not None else world.lock
-        produced: set[str] = set()
-        verdicts: list[StepVerdict] = []
-        last = len(plan.steps) - 1
-        with guard:
-            now, bindings = world.now(), world.bindings
-            if settled.timed:  # the bindings as published now, judged and kept alike
-                with world.lock:
-                    bindings = dict(bindings)
-            # what the plan is judged on, as bytes: judged again on the same, it gets the verdict
-            # it got
-            seen = exact(state, now, bindings) if settled.timed else exact(state)
+        copy: dict[str, dict[str, Any]] | None = None
+        with world.lock:
+            now = world.now()
+            # the bindings as published now, judged and kept alike
+            bindings = dict(world.bindings) if settled.timed else world.bindings
+            # what the plan is judged on, as bytes: judged again on the same, it gets the
+            # verdict it got
+            seen = exact(world.robots, world.objects, now if settled.timed else None,
+                         bindings if settled.timed else None)
             if seen is not None:
                 found = settled.judged.get(seen)
                 if found is not None:
                     return found
-            for index, step in enumerate(plan.steps):
-                at = settled.steps[index]
-                verdicts.append(self._judged(at, index, step, Mode.PLAN, plan.workflow, state, now,
-                                             bindings, _NONE, _NONE, settled.planned, produced))
-                skill = settled.skills[index]
-                if skill is not None and index < last:  # what the last step leaves, none reads
-                    if copy is not None and index < settled.until and at.typed is not None \
-                            and step.robot in copy:
-                        self.prediction.after(skill, step.robot, at.typed, copy)
-                    if skill.produces:
-                        produced.update(skill.produces)
-        verdict = settled.verdict if all(map(is_, verdicts, settled.clean)) else PlanVerdict(
-            problems=settled.problems, steps=tuple(verdicts), workflow=plan.workflow)
+            if settled.until:
+                copy = world.copy_state()  # to predict on; judged after the lock is let go
+            else:  # nothing to predict: the live state, read as authorization reads it
+                verdict = self._judged_plan(plan, settled, world.state_view(), None, now,
+                                            bindings)
+        if copy is not None:
+            verdict = self._judged_plan(plan, settled, copy, copy, now, bindings)
         if seen is not None:
             remember(settled, seen, verdict)
         return verdict
 
+    def _judged_plan(self, plan: Plan, settled: SettledPlan, state: State,
+                     copy: dict[str, dict[str, Any]] | None, now: float,
+                     bindings: Mapping[str, BindingValue]) -> PlanVerdict:
+        """The plan judged on ``state`` (``copy``: the same, a copy into which each step's
+        effects are written for the steps after it)."""
+        produced: set[str] = set()
+        verdicts: list[StepVerdict] = []
+        last = len(plan.steps) - 1
+        for index, step in enumerate(plan.steps):
+            at = settled.steps[index]
+            verdicts.append(self._judged(at, index, step, Mode.PLAN, plan.workflow, state, now,
+                                         bindings, _NONE, _NONE, settled.planned, produced))
+            skill = settled.skills[index]
+            if skill is not None and index < last:  # what the last step leaves, none reads
+                if copy is not None and index < settled.until and at.typed is not None \
+                        and step.robot in copy:
+                    self.prediction.after(skill, step.robot, at.typed, copy)
+                if skill.produces:
+                    produced.update(skill.produces)
+        if all(map(is_, verdicts, settled.clean)):
+            return settled.verdict  # every step as settled: the verdict built with the plan
+        return PlanVerdict(problems=settled.problems, steps=tuple(verdicts),
+                           workflow=plan.workflow)
+
     def settle_plan(self, plan: Plan, facts: RequestFacts,
-                    key: tuple[Any, ...] | None = None) -> SettledPlan:
+                    key: tuple[str, bytes] | None = None) -> SettledPlan:
         """What validating the plan under this request settles whatever the world (see
         :mod:`crewgate.gate.settled`): each step's settled checks, with the workflow's
         transitions (which, in a plan, follow from the steps before it) among its rules and
         the request's rule on it last, and the plan-level problems. ``key``: the plan's
-        (:meth:`SettledPlans.key`), by which its steps' checks are kept and found again."""
+        (:meth:`SettledPlans.key`; None: it is not kept, nor are its steps' checks)."""
         shape = self.shape(plan)
         kept = self.settled_plans
+        keys = kept.step_keys(plan, facts) if key is not None else None
         steps = []
         for index, step in enumerate(plan.steps):
-            settled = kept.step(key, index, facts)
+            settled = kept.step(keys[index], index, facts) if keys is not None else None
             if settled is None:
                 settled = self.settle(index, step, Mode.PLAN, workflow=plan.workflow,
                                       facts=facts)
-                kept.put_step(key, index, facts, settled)
+                if keys is not None:
+                    kept.put_step(keys[index], index, facts, settled)
             steps.append(settled)
         plan_level = Findings(None, list(shape.problems))
         brief = self.intent.brief(facts.text)

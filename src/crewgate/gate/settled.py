@@ -130,7 +130,7 @@ class SettledPlan(NamedTuple):
 KEPT_STATES = 8  # states a plan's verdicts are kept for; all dropped when full
 
 
-def exact(state: Mapping[str, Any], now: float | None = None,
+def exact(robots: Mapping[str, Any], objects: Mapping[str, Any], now: float | None = None,
           bindings: Mapping[str, BindingValue] | None = None) -> bytes | None:
     """What a plan is judged on (every robot's fields and where each object is; when it reads
     runtime bindings, the clock and every binding too) as bytes that are equal only when that
@@ -138,9 +138,9 @@ def exact(state: Mapping[str, Any], now: float | None = None,
     type): then the verdict is not kept."""
     try:
         if bindings is None:
-            return _dumps(state, _EXACT)
-        return _dumps((state, now, [(k, b.value, b.stamp, b.confidence, b.source)
-                                           for k, b in bindings.items()]), _EXACT)
+            return _dumps((robots, objects), _EXACT)
+        return _dumps((robots, objects, now, [(k, b.value, b.stamp, b.confidence, b.source)
+                                              for k, b in bindings.items()]), _EXACT)
     except ValueError:
         return None
 
@@ -160,8 +160,8 @@ class SettledPlans:
     them); see the module's doc."""
 
     def __init__(self) -> None:
-        self._kept: dict[tuple[Any, ...], SettledPlan] = {}
-        self._steps: dict[tuple[Any, ...], tuple[RequestFacts, int, Settled]] = {}
+        self._kept: dict[tuple[str, bytes], SettledPlan] = {}
+        self._steps: dict[tuple[str, bytes, bytes], tuple[RequestFacts, int, Settled]] = {}
         self.shapes: dict[bytes, PlanShape] = {}
 
     def shape_key(self, plan: Plan) -> bytes | None:
@@ -176,19 +176,27 @@ class SettledPlans:
             self.shapes.clear()
         self.shapes[key] = shape
 
-    def key(self, plan: Plan, facts: RequestFacts) -> tuple[Any, ...] | None:
+    def key(self, plan: Plan, facts: RequestFacts) -> tuple[str, bytes] | None:
         """The plan's content and its request, or None for a plan that is not kept."""
-        try:  # one C call per step (see _content), no Python work per value
-            return (facts.text, _dumps(plan.workflow, _EXACT),
-                    *[_dumps((s.robot, s.skill, s.args), _EXACT) for s in plan.steps])
+        try:  # one C call, no Python work per value
+            return facts.text, _dumps(
+                (plan.workflow, [(s.robot, s.skill, s.args) for s in plan.steps]), _EXACT)
         except ValueError:  # a value of another type than JSON's (a subclass included)
             return None
 
-    def get(self, key: tuple[Any, ...] | None, facts: RequestFacts) -> SettledPlan | None:
+    @staticmethod
+    def step_keys(plan: Plan, facts: RequestFacts) -> list[tuple[str, bytes, bytes]]:
+        """Each step's key among the kept steps: its request, its plan's workflow and itself
+        (for a plan that has a key: every value of it is written)."""
+        workflow = _dumps(plan.workflow, _EXACT)
+        return [(facts.text, workflow, _dumps((s.robot, s.skill, s.args), _EXACT))
+                for s in plan.steps]
+
+    def get(self, key: tuple[str, bytes] | None, facts: RequestFacts) -> SettledPlan | None:
         found = self._kept.get(key) if key is not None else None
         return found if found is not None and found.facts is facts else None
 
-    def put(self, key: tuple[Any, ...] | None, settled: SettledPlan) -> None:
+    def put(self, key: tuple[str, bytes] | None, settled: SettledPlan) -> None:
         if key is None:
             return
         if len(self._kept) >= KEPT_PLANS:
@@ -196,13 +204,11 @@ class SettledPlans:
                 self._kept.pop(old, None)  # another thread may have dropped it
         self._kept[key] = settled
 
-    def step(self, key: tuple[Any, ...] | None, index: int,
+    def step(self, key: tuple[str, bytes, bytes], index: int,
              facts: RequestFacts) -> Settled | None:
-        """Step ``index``'s settled checks (``key``: the plan's, from :meth:`key`), kept when a
-        plan had the step under this request (its problems given this index), or None."""
-        if key is None:
-            return None
-        found = self._steps.get((key[0], key[1], key[2 + index]))
+        """The step's settled checks (``key``: from :meth:`step_keys`), kept when a plan had
+        the step under this request (its problems given this ``index``), or None."""
+        found = self._steps.get(key)
         if found is None or found[0] is not facts:
             return None
         _, at, settled = found
@@ -211,14 +217,12 @@ class SettledPlans:
         return settled._replace(before=_at(settled.before, index),
                                 rules=_at(settled.rules, index), clean=None)
 
-    def put_step(self, key: tuple[Any, ...] | None, index: int, facts: RequestFacts,
+    def put_step(self, key: tuple[str, bytes, bytes], index: int, facts: RequestFacts,
                  settled: Settled) -> None:
-        if key is None:
-            return
         if len(self._steps) >= KEPT_PLANS:
             for old in list(self._steps)[:KEPT_PLANS // 2]:
                 self._steps.pop(old, None)
-        self._steps[(key[0], key[1], key[2 + index])] = (facts, index, settled)
+        self._steps[key] = (facts, index, settled)
 
     def clear(self) -> None:
         self._kept.clear()

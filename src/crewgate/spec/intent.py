@@ -140,6 +140,7 @@ class IntentChecks:
     _takes: dict[str, frozenset[str]]  # slot -> robots with a skill taking a value of it
 
     _skills: dict[str, Skill]  # robot.skill -> the skill
+    _slotted: dict[tuple[str, str], tuple[str, ...]]  # (robot.skill, slot) -> its parameters
 
     def _skill(self, ref: str) -> Skill:
         return self._skills[ref]
@@ -272,16 +273,15 @@ class IntentChecks:
         """No step of the plan gives a parameter of ``slot`` and some step leaves one to its
         default: the plan never says which (a later ``place`` may default to what an earlier
         ``grab`` named)."""
-        given = any(self._skill(s.ref).params[p].slot == slot
-                    for s in steps if s.known for p in s.given)
+        given = any(p in step.given for step in steps if step.known
+                    for p in self._slotted.get((step.ref, slot), ()))
         return not given and any(self._defaulted(s, slot) for s in steps)
 
     def _defaulted(self, step: PlannedStep, slot: str) -> list[str]:
         """The step's parameters of a slot that the plan left to their default."""
         if not step.known:
             return []
-        return [p for p, kind in self._skill(step.ref).params.items()
-                if kind.slot == slot and p not in step.given]
+        return [p for p in self._slotted.get((step.ref, slot), ()) if p not in step.given]
 
     def _stated_plan(self, stated: Stated, steps: Sequence[PlannedStep], f: Findings) -> None:
         q = stated.quantity
@@ -413,6 +413,12 @@ class Intent(IntentChecks, Rule):
         self._briefs: dict[str, Brief] = {}
         self._skills = {f"{name}.{sname}": skill for name, robot in crew.robots.items()
                         for sname, skill in robot.skills.items()}
+        slotted: dict[tuple[str, str], list[str]] = {}
+        for ref, skill in self._skills.items():
+            for pname, kind in skill.params.items():
+                if kind.slot is not None:
+                    slotted.setdefault((ref, kind.slot), []).append(pname)
+        self._slotted = {key: tuple(names) for key, names in slotted.items()}
         robots: dict[tuple[str, ...], set[str]] = {}
         skills: dict[tuple[str, ...], set[str]] = {}
         self.air = [n for n, r in crew.robots.items()
