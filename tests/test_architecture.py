@@ -23,6 +23,7 @@ ONLY: dict[str, set[str]] = {
     "errors": set(),
     "jsonsafe": set(),
     "suggest": set(),
+    "lease": set(),
     "limits": {"crewgate.errors"},
     "text": {"crewgate.codes", "crewgate.errors"},
     "spec": {"crewgate.text", "crewgate.codes", "crewgate.errors", "crewgate.jsonsafe",

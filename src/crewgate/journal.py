@@ -2,7 +2,9 @@
 
 Owns the on-disk format. Each event carries the mission id, wall and backend time, a kind, the
 step it concerns and the gate's codes. Events are committed as they happen: a crash loses nothing
-already recorded. ``crewgate trace MISSION_ID`` reads it back.
+already recorded. ``crewgate trace MISSION_ID`` reads it back. Each mission names the lease of
+the process that runs it (:mod:`crewgate.lease`, files in ``<journal>.leases/``): held while that
+process lives, which is how ``crewgate recover`` knows a mission is not to be closed.
 """
 
 from __future__ import annotations
@@ -18,8 +20,10 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from crewgate import lease
 from crewgate.errors import NotFoundError, UserError
 from crewgate.jsonsafe import encode_nonfinite
+from crewgate.lease import Lease
 
 
 class EventKind(StrEnum):
@@ -90,7 +94,8 @@ CREATE TABLE IF NOT EXISTS access (
 );
 """
 # columns added after the first release of a table: (table, column, declaration)
-_ADDED = (("approvals", "asked_by", "TEXT"), ("approvals", "mode", "TEXT"))
+_ADDED = (("approvals", "asked_by", "TEXT"), ("approvals", "mode", "TEXT"),
+          ("missions", "lease", "TEXT"))
 
 # withdrawn: by who asked; expired: nobody decided within the service's approval timeout
 APPROVED, DENIED, WITHDRAWN, EXPIRED = "approved", "denied", "withdrawn", "expired"
@@ -156,6 +161,8 @@ class MissionRecord:
     status: str | None
     codes: tuple[str, ...]
     meta: dict[str, Any]
+    # the lease of the process that runs it (crewgate.lease): None when none was taken
+    lease: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"mission_id": self.mission_id, "crew": self.crew, "request": self.request,
@@ -200,17 +207,35 @@ class Journal:
                             "--journal to a writable SQLite file") from exc
         self._lock = threading.Lock()
         self._listeners: list[Listener] = []
+        self._lease: Lease | None = None  # taken when this process starts its first mission
 
     def subscribe(self, listener: Listener) -> None:
         self._listeners.append(listener)
 
     def start_mission(self, mission_id: str, crew: str, request: str, meta: dict[str, Any]) -> None:
-        with self._lock, self._db:
-            self._db.execute(
-                "INSERT INTO missions (mission_id, crew, request, started_wall, meta) "
-                "VALUES (?, ?, ?, ?, ?)",
-                (mission_id, crew, request, time.time(), _dumps(meta)),
-            )
+        """Journal a mission's start, with the lease of this process (crewgate.lease): while
+        it is held, the mission's process is alive."""
+        with self._lock:
+            if self._lease is None and self.path != ":memory:" and lease.available():
+                try:
+                    self._lease = Lease(self.path)
+                except OSError as exc:
+                    raise UserError(f"cannot take a lease on journal {self.path!r} (in "
+                                    f"{lease.folder(self.path)}): {exc}; the journal's folder "
+                                    "must be writable") from exc
+            with self._db:
+                self._db.execute(
+                    "INSERT INTO missions (mission_id, crew, request, started_wall, meta, lease) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    (mission_id, crew, request, time.time(), _dumps(meta),
+                     self._lease.token if self._lease is not None else None),
+                )
+
+    def running(self, record: MissionRecord) -> bool:
+        """Whether the process that runs the mission is certainly alive: it holds the lease
+        the mission was started under (False also for a mission started without one)."""
+        return record.lease is not None and self.path != ":memory:" and lease.held(
+            self.path, record.lease)
 
     def record(
         self, mission_id: str, kind: EventKind, *, t: float | None = None, step: int | None = None,
@@ -324,7 +349,7 @@ class Journal:
     def mission(self, mission_id: str) -> MissionRecord:
         with self._lock:
             row = self._db.execute(
-                "SELECT mission_id, crew, request, started_wall, ended_wall, status, codes, meta "
+                f"SELECT {_MISSION_COLUMNS} "
                 "FROM missions WHERE mission_id = ?", (mission_id,)).fetchone()
         if row is None:
             raise NotFoundError("mission", mission_id, [], f"journal {self.path}")
@@ -333,7 +358,7 @@ class Journal:
     def missions(self, limit: int = 20) -> list[MissionRecord]:
         with self._lock:
             rows = self._db.execute(
-                "SELECT mission_id, crew, request, started_wall, ended_wall, status, codes, meta "
+                f"SELECT {_MISSION_COLUMNS} "
                 "FROM missions ORDER BY started_wall DESC LIMIT ?", (limit,)).fetchall()
         return [_mission(r) for r in rows]
 
@@ -342,7 +367,7 @@ class Journal:
         oldest first."""
         with self._lock:
             rows = self._db.execute(
-                "SELECT mission_id, crew, request, started_wall, ended_wall, status, codes, meta "
+                f"SELECT {_MISSION_COLUMNS} "
                 "FROM missions WHERE crew = ? AND ended_wall IS NULL ORDER BY started_wall",
                 (crew,)).fetchall()
         return [_mission(r) for r in rows]
@@ -390,11 +415,15 @@ class Journal:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+            if self._lease is not None:  # after the last write: its missions can be recovered
+                self._lease.release()
 
 
 _APPROVAL_COLUMNS = ("mission_id, crew, request, plan, asked_wall, decision, decided_by, "
                      "asked_by, mode")
 _EVENT_COLUMNS = "mission_id, seq, wall, t, kind, step, robot, skill, codes, detail, data, id"
+_MISSION_COLUMNS = ("mission_id, crew, request, started_wall, ended_wall, status, codes, meta, "
+                    "lease")
 
 
 def _approval(row: Sequence[Any]) -> Approval:
@@ -410,7 +439,7 @@ def _event(r: Sequence[Any]) -> Event:
 def _mission(row: Sequence[Any]) -> MissionRecord:
     return MissionRecord(row[0], row[1], row[2], row[3], row[4], row[5],
                          tuple(json.loads(row[6])) if row[6] else (),
-                         json.loads(row[7]) if row[7] else {})
+                         json.loads(row[7]) if row[7] else {}, row[8])
 
 
 def _dumps(data: Any) -> str:

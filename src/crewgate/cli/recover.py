@@ -29,7 +29,8 @@ def recover(
     For each (oldest first), read from the journal what it sent and what was confirmed, run the
     crew's safe fallback, through the gate, on the robots it engaged that are reachable now, and
     close it as crashed with what was sent and confirmed. No step of a plan is ever sent again.
-    Over ROS 2, a mission whose orchestrator still heartbeats it is left alone.
+    A mission whose process is still alive (it holds its lease on the journal) is left alone;
+    over ROS 2, so is one whose orchestrator still heartbeats it.
 
     Exit status: 0 nothing to recover, or every mission closed with its robots reached and its
     fallback done; 1 a mission left running, a robot not reached, or a fallback step refused or

@@ -106,8 +106,10 @@ def serve(
                       file=sys.stderr, flush=True)
             else:
                 print(f"console: {url} (sign in with your token)", file=sys.stderr, flush=True)
-            left = jr.unfinished(spec.name)
-            if left:  # an earlier process stopped without closing them (SIGKILL, power loss)
+            # an earlier process stopped without closing them (SIGKILL, power loss); not those
+            # whose process still runs (it holds their lease on the journal)
+            left = [m for m in jr.unfinished(spec.name) if not jr.running(m)]
+            if left:
                 print(f"{len(left)} mission(s) of an earlier run were never closed "
                       f"({', '.join(m.mission_id for m in left[:3])}): `crewgate recover "
                       f"{spec.name}` makes their robots safe and closes them", file=sys.stderr,

@@ -12,10 +12,13 @@ mission, and closes it ``crashed`` with a reason that lists what was sent and wh
 confirmed. It never sends a plan step: the only commands are fallback steps. Robots that cannot
 be reached are named (their own lost-link failsafe is their safe stop).
 
-While it recovers a mission the adapter is told so (``mission_began(..., recovering=True)``):
-over ROS 2 the heartbeat runs, so the robots' failsafe covers the recovery too, and a mission
-whose orchestrator is still heartbeating it is left alone (status ``running``), as is one that
-its own orchestrator closed while the recovery listened (``ended``). An exception
+A mission whose process is alive is left alone (status ``running``): first by the lease that
+process holds on the journal (:mod:`crewgate.lease`: a lock the kernel lets go of when the
+process ends, however it ends; certain, whatever the backend), then by the backend. While it
+recovers a mission the adapter is told so (``mission_began(..., recovering=True)``): over ROS 2
+the heartbeat runs, so the robots' failsafe covers the recovery too, and a mission whose
+orchestrator is still heartbeating it is left alone as well, as is one that its own
+orchestrator closed while the recovery listened (``ended``). An exception
 during a recovery leaves the mission unfinished (and the heartbeat unclosed: the robots stop
 themselves), to be recovered again.
 """
@@ -31,6 +34,7 @@ from crewgate.adapters.base import Adapter
 from crewgate.errors import AdapterError
 from crewgate.gate import Gate, MissionGate
 from crewgate.journal import Event, EventKind, Journal, MissionRecord
+from crewgate.lease import folder as lease_folder
 from crewgate.orchestrator.fallback import run_fallback
 from crewgate.orchestrator.mission import Mission, MissionOptions, Orchestrator
 from crewgate.orchestrator.result import MissionResult
@@ -192,6 +196,11 @@ def _recover(orch: Orchestrator, record: MissionRecord, findings: Findings) -> R
     recovery = Recovery(record.mission_id, record.request, record.started_wall, findings,
                         "crashed", "")
     adapter, journal = orch.adapter, orch.journal
+    if journal.running(record):  # its process holds the mission's lease: certainly alive
+        recovery.status, recovery.reason = "running", (
+            f"left alone: the process that runs it is alive (it holds lease {record.lease} "
+            f"in {lease_folder(journal.path)})")
+        return recovery
     try:
         adapter.mission_began(record.mission_id, recovering=True)
     except AdapterError as exc:
