@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import compress, repeat
+from operator import is_not
 from typing import NamedTuple
 
 from crewgate.text.grammar import Grammar, Grammars, grammar, slot
@@ -136,14 +138,15 @@ _shaped: dict[tuple[object, ...], Shaped] = {}
 
 
 def _classified(gap: str, first: list[Tok], last: list[Tok], whole: list[Tok] | None) -> Gap:
-    key = (tuple([t.low for t in first]), tuple([t.spaced for t in first]),
-           tuple([t.low for t in last]), tuple([t.spaced for t in last]), whole is not None,
-           spaced_end(gap), gap.startswith("."), gap.endswith("."), bool(gap))
+    first_lows, last_lows = tuple([t.low for t in first]), tuple([t.low for t in last])
+    key = (first_lows, tuple([t.spaced for t in first]), last_lows,
+           tuple([t.spaced for t in last]), whole is not None, spaced_end(gap),
+           gap.startswith("."), gap.endswith("."), bool(gap))
     found = _shaped.get(key)
     if found is None:
         if len(_shaped) >= KEPT_SHAPES:
             _shaped.clear()
-        found = _shaped[key] = _shape_of(gap, first, last, whole)
+        found = _shaped[key] = _shape_of(gap, first, last, whole, first_lows, last_lows)
     return Gap(found[0], first, last, found[1], found[2])
 
 
@@ -153,9 +156,9 @@ _SEPARATORS = Grammars([s.between for s in SHAPES])
 _CLOSERS = Grammars([s.after for s in SHAPES])
 
 
-def _shape_of(gap: str, first: list[Tok], last: list[Tok], whole: list[Tok] | None) -> Shaped:
+def _shape_of(gap: str, first: list[Tok], last: list[Tok], whole: list[Tok] | None,
+              first_lows: tuple[str, ...], last_lows: tuple[str, ...]) -> Shaped:
     spaced = spaced_end(gap)
-    first_lows, last_lows = tuple([t.low for t in first]), tuple([t.low for t in last])
     openers = _OPENERS.suffixes(last, last_lows, spaced)
     closers = _CLOSERS.prefixes(first, first_lows)
     between = 0
@@ -165,20 +168,21 @@ def _shape_of(gap: str, first: list[Tok], last: list[Tok], whole: list[Tok] | No
             between |= _SEP_BITS
         if first_lows in (("-",), ("–",)) or (not whole and gap):
             between |= HYPHEN_RANGE.bit
-    before = after = 0
-    for shape in SHAPES:
-        i = shape.index
-        if shape.before is None:  # the hyphen range (see cut.py): its own rule, its closer
-            openers[i] = 0
-            if gap.startswith("."):
-                closers[i] = None
-        elif shape.spaced and not spaced:
+    openers[_HYPHEN] = 0  # the hyphen range (see cut.py): its own rule, its closer
+    if gap.startswith("."):
+        closers[_HYPHEN] = None
+    if not spaced:
+        for i in _NEEDS_SPACE:
             openers[i] = None
-        before |= shape.bit * (openers[i] is not None)
-        after |= shape.bit * (closers[i] is not None)
+    before = sum(compress(_BITS, map(is_not, openers, repeat(None))))
+    after = sum(compress(_BITS, map(is_not, closers, repeat(None))))
     return before | between << 16 | after << 32, tuple(openers), tuple(closers)
 
 
+_HYPHEN = HYPHEN_RANGE.index  # the one shape with no opener grammar (its own rule)
+assert [s for s in SHAPES if s.before is None] == [HYPHEN_RANGE]
+_NEEDS_SPACE = tuple(s.index for s in SHAPES if s.spaced and s.before is not None)
+_BITS = tuple(s.bit for s in SHAPES)
 _SEP_BITS = sum(s.bit for s in SHAPES if s.between is SEP)  # "-4 ..4" separates these
 
 
