@@ -34,6 +34,7 @@ class Clock:
 class Recorder:
     feedbacks: list[Feedback] = field(default_factory=list)
     logs: list[str] = field(default_factory=list)
+    held: list[bool] = field(default_factory=list)  # the e-stop as republished
 
     def feedback(self, fb: Feedback) -> None:
         self.feedbacks.append(fb)
@@ -49,6 +50,9 @@ class Recorder:
 
     def log(self, message: str) -> None:
         self.logs.append(message)
+
+    def estop(self, engaged: bool) -> None:
+        self.held.append(engaged)
 
 
 # -- the watchdog ---------------------------------------------------------------------------------
@@ -232,3 +236,15 @@ def test_a_step_held_while_listening_runs_when_no_estop_comes_and_can_be_cancell
     assert [f.status for f in sink.feedbacks if f.id == "a"] == ["accepted"]
     assert "request a held: listening for an e-stop for 1 s after start" in sink.logs
     assert [f.status for f in sink.feedbacks if f.id == "b"] == ["cancelled"]  # never started
+
+
+def test_a_node_holds_the_estop_it_heard_for_those_who_start_later() -> None:
+    """Every change of the e-stop a node holds is republished (latched, by the ROS 2 wiring):
+    a node or orchestrator started after the e-stop's own writer left hears it from here. Only
+    changes: a repeated value, or this node's own echo coming back, republishes nothing."""
+    server, sink, _ = _server("iris", listen_s=0.0)
+    for engaged in (True, True, False, False, True):
+        server.on_estop(engaged)
+    assert sink.held == [True, False, True]
+    assert [line for line in sink.logs if line.startswith("e-stop")] == [
+        "e-stop engaged", "e-stop released", "e-stop engaged"]

@@ -86,3 +86,29 @@ def test_estop_with_nobody_listening_says_so(ros: Ros, tmp_path: Path) -> None:
     run = crewgate("estop", "sar", "--namespace", ros.namespace, journal=tmp_path / "j.sqlite3")
     assert run.rc == 1, str(run)
     assert "no reader matched within 3 s" in run.stdout
+
+
+def test_a_robot_started_after_the_estop_command_left_hears_it_from_a_robot_holding_it(
+        ros: Ros, tmp_path: Path) -> None:
+    """`crewgate estop` exits once published: its latched value goes with it. Every node (and
+    orchestrator) that holds the e-stop republishes it, so a robot started later is stopped
+    too, and released with the others."""
+    ros.spawn("sar", "iris", speed=20)
+    client = ros.client
+    client.watch("iris")
+    client.connect("iris")
+    journal = tmp_path / "j.sqlite3"
+    engaged = crewgate("estop", "sar", "--namespace", ros.namespace, journal=journal)
+    assert engaged.rc == 0, str(engaged)
+    assert client.run("iris", "takeoff").status == "rejected"  # iris holds it
+    ros.spawn("sar", "tb3", speed=20)  # the e-stop's own writer is gone: only iris holds it
+    client.watch("tb3")
+    client.connect("tb3")
+    fb = client.run("tb3", "stop")
+    assert fb.status == "rejected", fb
+    assert "e-stop" in fb.message
+    released = crewgate("estop", "sar", "--release", "--namespace", ros.namespace,
+                        journal=journal)
+    assert released.rc == 0, str(released)
+    assert client.run("tb3", "stop", timeout=10.0).status == "succeeded"
+    assert client.run("iris", "takeoff", timeout=10.0).status == "succeeded"

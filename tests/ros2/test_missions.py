@@ -23,6 +23,7 @@ from crewgate.planners import ScriptedPlanner
 from crewgate.ros2.adapter import Ros2Adapter
 from crewgate.ros2.runtime import qos
 from crewgate.spec import load_crew
+from tests.cli.support import crewgate_process
 from tests.conftest import SAD, SAD_PLAN, SAD_ZONE, plan
 from tests.ros2.support import Bool, Ros
 
@@ -203,5 +204,29 @@ def test_nodes_and_orchestrator_meet_on_the_topics_the_crew_names(ros: Ros,
         publisher.publish(Bool(data=True))
         assert client.wait(lambda: adapter.abort_reason() is not None, 5.0)
         assert client.wait(lambda: client.latest("iris").get("airborne") is False, 10.0)
+    finally:
+        adapter.close()
+
+
+def test_an_orchestrator_holding_the_estop_stops_a_robot_started_after_its_writer_left(
+        ros: Ros, tmp_path: Path) -> None:
+    """The orchestrator republishes the e-stop it holds, as the robots do: a robot started after
+    `crewgate estop` exited (no robot was up to hold it) hears it from the orchestrator."""
+    adapter = Ros2Adapter(load_crew("sar"), namespace=ros.namespace)
+    try:
+        engaged = crewgate_process("estop", "sar", "--namespace", ros.namespace,
+                                   journal=tmp_path / "j.sqlite3")
+        assert engaged.rc == 0, str(engaged)  # the orchestrator was its one reader
+        deadline = time.monotonic() + 5.0
+        while adapter.estop is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert adapter.estop is not None
+        ros.spawn("sar", "iris", speed=SPEED)
+        client = ros.client
+        client.watch("iris")
+        client.connect("iris")
+        fb = client.run("iris", "takeoff")
+        assert fb.status == "rejected", fb
+        assert "e-stop" in fb.message
     finally:
         adapter.close()

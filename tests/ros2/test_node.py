@@ -289,6 +289,7 @@ class Recorder:
     maps: list[str] = field(default_factory=list)
     states: list[str] = field(default_factory=list)
     logs: list[str] = field(default_factory=list)
+    held: list[bool] = field(default_factory=list)  # the e-stop as republished
 
     def feedback(self, fb: Feedback) -> None:
         self.feedbacks.append(fb)
@@ -304,6 +305,9 @@ class Recorder:
 
     def log(self, message: str) -> None:
         self.logs.append(message)
+
+    def estop(self, engaged: bool) -> None:
+        self.held.append(engaged)
 
 
 class FakeClock:

@@ -26,6 +26,11 @@ class Sink(Protocol):
 
     def log(self, message: str) -> None: ...
 
+    def estop(self, engaged: bool) -> None:
+        """The e-stop as this robot now holds it, each time that changes: republished
+        latched, so that a node or orchestrator started after the e-stop's own writer left
+        hears it from every robot that holds it."""
+
 
 def binding_from_json(obj: Mapping[str, Any]) -> BindingValue:
     """A binding as a request carries it: ``{"value", "stamp", "confidence", "source"}``."""

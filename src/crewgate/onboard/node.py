@@ -16,9 +16,11 @@ behaviour is :mod:`crewgate.onboard.server` (pure Python), the ROS 2 wiring and 
   binding the robot produces, when it changes, the confidence first;
 - ``/NS/world/objects``: published after the robot's own actions moved objects, and applied;
 - ``/NS/estop`` (Bool; read both transient local and volatile, so that any publisher matches):
-  true cancels, runs the crew's fallback for this robot and rejects requests until false. A
-  latched true reaches a new node once discovery has matched its publisher: for its first
-  ``--estop-listen`` seconds a node publishes no state and holds the plan steps it is sent;
+  true cancels, runs the crew's fallback for this robot and rejects requests until false; the
+  node republishes (latched) each change of what it holds, so that a node started after the
+  e-stop's writer left hears it from this one. A latched true reaches a new node once
+  discovery has matched its publisher: for its first ``--estop-listen`` seconds a node
+  publishes no state and holds the plan steps it is sent;
 - ``/NS/orchestrator/heartbeat`` (String): the lost-link failsafe. A heartbeat naming a mission
   arms it, one naming none disarms it; armed and silent for the robot's
   ``orchestrator_timeout_s``, the node cancels what runs, runs the crew's fallback for this

@@ -50,6 +50,7 @@ class RobotNode:
         self._feedback = node.create_publisher(self.String, topics.feedback(robot), requests)
         self._state = node.create_publisher(self.String, topics.state(robot), state)
         self._objects = node.create_publisher(self.String, topics.objects(), latched)
+        self._estop = node.create_publisher(self.Bool, topics.estop(), latched)
         self._points: dict[str, Any] = {}
         self._confidences: dict[str, Any] = {}
         self._latched = latched
@@ -94,6 +95,9 @@ class RobotNode:
 
     def objects(self, text: str) -> None:
         self._objects.publish(self.String(data=text))
+
+    def estop(self, engaged: bool) -> None:
+        self._estop.publish(self.Bool(data=engaged))
 
     def state(self, text: str) -> None:
         self._state.publish(self.String(data=text))

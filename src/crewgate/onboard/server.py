@@ -196,6 +196,7 @@ class RobotServer:
             return
         self.estopped = engaged
         self.sink.log("e-stop engaged" if engaged else "e-stop released")
+        self.sink.estop(engaged)  # held here: heard from here by whoever starts later
         if not engaged or self.down:
             return
         self._cancel_all("e-stop")

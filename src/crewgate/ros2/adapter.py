@@ -194,12 +194,15 @@ class Ros2Adapter(Adapter):
                 self.feedback[fb.id] = fb
 
     def _on_estop(self, msg: Any) -> None:
+        held = self.estop is not None
         if msg.data:
             self.estop = f"e-stop received on {self.topics.estop()}"
             for robot in self.crew.robots:
                 self.world.set_available(robot, False)
         else:
             self.estop = None
+        if bool(msg.data) != held:  # held here now: heard from here by whoever starts later
+            self._estop_out.publish(self.Bool(data=bool(msg.data)))
 
     def abort_reason(self) -> str | None:
         return super().abort_reason() or self.estop  # our own stop says who engaged it

@@ -15,6 +15,7 @@ protocol offers, under a namespace (default ``crewgate``):
   (std_msgs/Float32) its confidence, published just before the point;
 - ``/NS/world/objects`` (String, simulated robots): JSON ``{OBJECT: HOLDER}``, who holds what;
 - ``/NS/estop`` (std_msgs/Bool, anyone -> all): true halts every mission and stops every robot;
+  whoever holds it republishes each change of it, latched;
 - ``/NS/orchestrator/heartbeat`` (String, orchestrator -> all): JSON ``{"mission", "seq"}`` every
   ``HEARTBEAT_PERIOD_S`` while a mission runs, then once ``{"mission": null}`` when it ends; a
   robot that loses it mid-mission for its ``orchestrator_timeout_s`` runs its own safe stop.
