@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from crewgate.adapters.sim import SimAdapter
 from crewgate.gate import Gate, Mode, PlanVerdict
-from crewgate.gate.settled import SettledPlans
+from crewgate.gate.settled import MAX_STATE_BYTES, SettledPlans
 from crewgate.plan import Plan, Step, parse_plan
 from crewgate.sim.faults import parse_faults
 from crewgate.spec import Crew, load_crew
@@ -282,5 +282,23 @@ def test_a_state_of_no_built_in_type_is_judged_every_time() -> None:
         assert first.accepted
         assert gate.validate(plan, request, world) == first == Gate(crew).validate(
             plan, request, world)
+        kept.append([len(p.judged) for p in gate.settled_plans._kept.values()])
+    assert kept == [[1], [0]]
+
+
+def test_a_long_state_is_judged_every_time_and_what_is_kept_stays_small() -> None:
+    """A state longer than MAX_STATE_BYTES as bytes (a crew of many robots) keeps no verdict,
+    so that what a gate keeps is bounded whatever the crew."""
+    crew = CREWS["g1_go2"]
+    plan = parse_plan({"workflow": "carry", "steps": [
+        {"robot": "g1", "skill": "grab_from_table", "args": {"object": "red_cube"}},
+        {"robot": "go2", "skill": "navigate_to_location", "args": {"location": "room_b"}}]})
+    request = "bring the red cube to room_b"
+    kept = []
+    for note in ("short", "x" * MAX_STATE_BYTES):
+        world = SimAdapter(crew).world
+        world.update("go2", note=note)
+        gate = Gate(crew)
+        assert gate.validate(plan, request, world) == Gate(crew).validate(plan, request, world)
         kept.append([len(p.judged) for p in gate.settled_plans._kept.values()])
     assert kept == [[1], [0]]

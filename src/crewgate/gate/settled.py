@@ -127,7 +127,10 @@ class SettledPlan(NamedTuple):
     judged: dict[bytes, PlanVerdict]
 
 
-KEPT_STATES = 8  # states a plan's verdicts are kept for; all dropped when full
+KEPT_STATES = 4  # states a plan's verdicts are kept for; all dropped when full
+# a state this long as bytes (a crew of many robots) is judged every time: what is kept stays
+# small (KEPT_PLANS x KEPT_STATES x this, at most)
+MAX_STATE_BYTES = 1024
 
 
 def exact(robots: Mapping[str, Any], objects: Mapping[str, Any], now: float | None = None,
@@ -135,14 +138,14 @@ def exact(robots: Mapping[str, Any], objects: Mapping[str, Any], now: float | No
     """What a plan is judged on (every robot's fields and where each object is; when it reads
     runtime bindings, the clock and every binding too) as bytes that are equal only when that
     is (see ``_EXACT``); None when a value is of no built-in type (a backend's own number
-    type): then the verdict is not kept."""
+    type) or when it is longer than ``MAX_STATE_BYTES``: then the verdict is not kept."""
     try:
-        if bindings is None:
-            return _dumps((robots, objects), _EXACT)
-        return _dumps((robots, objects, now, [(k, b.value, b.stamp, b.confidence, b.source)
-                                              for k, b in bindings.items()]), _EXACT)
+        found = _dumps((robots, objects), _EXACT) if bindings is None else _dumps(
+            (robots, objects, now, [(k, b.value, b.stamp, b.confidence, b.source)
+                                    for k, b in bindings.items()]), _EXACT)
     except ValueError:
         return None
+    return found if len(found) <= MAX_STATE_BYTES else None
 
 
 def remember(settled: SettledPlan, state: bytes, verdict: PlanVerdict) -> None:
