@@ -101,7 +101,9 @@ def test_a_robot_started_after_the_estop_command_left_hears_it_from_a_robot_hold
     engaged = crewgate("estop", "sar", "--namespace", ros.namespace, journal=journal)
     assert engaged.rc == 0, str(engaged)
     assert client.run("iris", "takeoff").status == "rejected"  # iris holds it
-    ros.spawn("sar", "tb3", speed=20)  # the e-stop's own writer is gone: only iris holds it
+    # the e-stop's own writer is gone: only iris holds it (tb3 listens long enough for discovery
+    # to match iris's writer on a loaded machine)
+    ros.spawn("sar", "tb3", "--estop-listen", "5", speed=20)
     client.watch("tb3")
     client.connect("tb3")
     fb = client.run("tb3", "stop")

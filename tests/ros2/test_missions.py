@@ -221,7 +221,9 @@ def test_an_orchestrator_holding_the_estop_stops_a_robot_started_after_its_write
         while adapter.estop is None and time.monotonic() < deadline:
             time.sleep(0.05)
         assert adapter.estop is not None
-        ros.spawn("sar", "iris", speed=SPEED)
+        # it listens long enough for discovery to match the orchestrator's writer on a loaded
+        # machine (the default second is a robot's own choice; see docs/ros2.md)
+        ros.spawn("sar", "iris", "--estop-listen", "5", speed=SPEED)
         client = ros.client
         client.watch("iris")
         client.connect("iris")
