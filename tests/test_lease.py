@@ -122,3 +122,27 @@ def test_recover_leaves_alone_a_mission_whose_process_lives_and_closes_it_once_k
     finally:
         if child.poll() is None:
             child.kill()
+
+
+def test_recover_removes_the_leases_of_processes_gone_between_missions(
+        sar: Crew, tmp_path: Path) -> None:
+    """A process killed after its last mission ended leaves its lease's file (nothing to
+    recover names it): recover removes it, and leaves a live process's."""
+    path = tmp_path / "journal.db"
+    gone, alive = _holder(path, "m1"), _holder(path, "m2")
+    journal = Journal(path)
+    try:
+        journal.end_mission("m1", "completed", [])
+        journal.end_mission("m2", "completed", [])
+        _killed(gone)
+        leases = {journal.mission(m).lease for m in ("m1", "m2")}
+        assert {p.name for p in lease.folder(str(path)).iterdir()} == {
+            f"{token}.lock" for token in leases}
+        assert recover(gate_for(sar), SimAdapter(sar), journal, unfinished(journal, "sar")) == []
+        assert [p.name for p in lease.folder(str(path)).iterdir()] == [
+            f"{journal.mission('m2').lease}.lock"]
+    finally:
+        journal.close()
+        for child in (gone, alive):
+            if child.poll() is None:
+                child.kill()

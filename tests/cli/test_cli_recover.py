@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from crewgate import lease
 from crewgate.api import run_mission
 from crewgate.journal import Event, EventKind, Journal
 from crewgate.planners import ScriptedPlanner
@@ -64,10 +65,14 @@ def test_recover_closes_an_unfinished_mission_as_crashed(tmp_path: Path) -> None
     assert ended["kind"] == "mission_ended"
     assert "sent 0 iris.takeoff, 1 iris.search_target; confirmed 0 iris.takeoff (succeeded); " \
            "not confirmed 1 iris.search_target" in ended["data"]["reason"]
+    left = lease.folder(str(journal)) / "0123456789abcdef.lock"  # a process gone between missions
+    left.parent.mkdir(exist_ok=True)
+    left.write_text("4242\n")
     again = crewgate("recover", "sar", journal=journal)
     assert again.rc == 0, str(again)
     assert "no unfinished mission of crew sar" in again.stdout
     assert "nothing to recover" in again.stdout
+    assert list(left.parent.iterdir()) == []  # its lease, free, is removed
 
 
 def test_recover_json(tmp_path: Path) -> None:
