@@ -16,7 +16,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from functools import cached_property
-from itertools import accumulate, compress
+from itertools import accumulate, compress, repeat
+from operator import contains
 
 from crewgate.text.words import word_stream
 
@@ -173,18 +174,21 @@ class Reading:
         # clause_of[i]: the clauses ended before word i
         self.clause_of: list[int] = list(accumulate(ended[:n - 1], initial=0)) if n else []
         self.clause_starts = [0, *compress(range(1, n + 1), ended)]
-        # where each word's part of its clause begins: ", and the drone ..." begins a part
-        self.part_start: list[int] = []
-        begin = 0
-        starts = set(self.clause_starts)
-        for i in range(n):
-            if i in starts or ("," in seps[i - 1] and words[i] in CLAUSE_JOINS):
-                begin = i
-            self.part_start.append(begin)
+        # where each word's part of its clause begins: a clause, and ", and the drone ..."
+        # (a joining word after a comma); each word's is the last begun at or before it
+        begins = [0] * n
+        for i in self.clause_starts:
+            if i < n:
+                begins[i] = i
+        for i in compress(range(1, n), map(contains, seps[:n - 1], repeat(","))):
+            if words[i] in CLAUSE_JOINS:
+                begins[i] = i
+        self.part_start: list[int] = list(accumulate(begins, max))
         self._mentions: dict[tuple[int, bool], list[Mention]] = {}
-        self._index: defaultdict[str, list[int]] = defaultdict(list)  # each word's positions
+        index: defaultdict[str, list[int]] = defaultdict(list)  # each word's positions
         for i, word in enumerate(words):
-            self._index[word].append(i)
+            index[word].append(i)
+        self._index = index
 
     def _starts(self, by_first: Mapping[str, list[tuple[str, ...]]]
                 ) -> list[tuple[int, tuple[str, ...]]]:
