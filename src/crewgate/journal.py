@@ -231,6 +231,12 @@ class Journal:
                      self._lease.token if self._lease is not None else None),
                 )
 
+    def sweep_leases(self) -> None:
+        """Remove the leases on this journal whose processes are gone (one killed between
+        missions leaves its file; see crewgate.lease)."""
+        if self.path != ":memory:":
+            lease.sweep(self.path)
+
     def running(self, record: MissionRecord) -> bool:
         """Whether the process that runs the mission is certainly alive: it holds the lease
         the mission was started under (False also for a mission started without one)."""

@@ -41,8 +41,8 @@ def recover(
     from crewgate.api import gate_for
     from crewgate.cli.render import event_line
     from crewgate.journal import Journal
-    from crewgate.orchestrator.recovery import forget_gone, unfinished
     from crewgate.orchestrator.recovery import recover as recover_missions
+    from crewgate.orchestrator.recovery import unfinished
     from crewgate.spec import load_crew
 
     spec = load_crew(crew)
@@ -51,7 +51,7 @@ def recover(
     try:
         missions = unfinished(jr, spec.name)
         if not missions:
-            forget_gone(jr)
+            jr.sweep_leases()
             if as_json:
                 print_json({"crew": spec.name, "journal": jr.path, "missions": []})
             else:

@@ -181,10 +181,8 @@ class Gate:
                     kept.put_step(keys[index], index, facts, settled)
             steps.append(settled)
         plan_level = Findings(None, list(shape.problems))
-        brief = self.intent.brief(facts.text)
-        seen = cast(list[PlannedStep], [s.planned for s in steps])  # PLAN mode: all made
-        held = Held(brief, tuple(seen), tuple(self.intent.asked(
-            brief, seen, facts, [s.direct for s in steps])))
+        held = self.intent.held(cast(list[PlannedStep], [s.planned for s in steps]), facts,
+                                [s.direct for s in steps])  # PLAN mode: every step's made
         self.intent.check_plan(held.brief, held.steps, plan_level)
         verdicts: list[StepVerdict] = []  # each step's, when nothing that can change adds to it
         for index, (step, settled) in enumerate(zip(plan.steps, steps, strict=True)):
@@ -283,7 +281,7 @@ class Gate:
         typed, given = checked if checked is not None else (None, frozenset[str]())
         wf = self.crew.workflows.get(workflow) if workflow is not None else None
         progress = rule = None
-        mark = -1  # where the workflow's argument rules begin in f (-1: they did not run)
+        rules = Findings(index)
         if mode is not Mode.FALLBACK and facts is not None:
             if skill is not None and typed is not None:
                 for pname, param in self._stated[id(skill)]:
@@ -292,18 +290,16 @@ class Gate:
             if wf is not None and workflow is not None:
                 progress = wf
                 rule = wf.steps.get(ref)  # what Workflow.check returns
-                mark = len(f.items)
                 if rule is not None and skill is not None and typed is not None:
                     for pname, arg in rule.args.items():
-                        arg.check(ref, workflow, pname, skill, typed, given, facts, self.ctx, f)
+                        arg.check(ref, workflow, pname, skill, typed, given, facts, self.ctx,
+                                  rules)
         requested: tuple[Problem, ...] = ()
         if held is not None and mode is Mode.DISPATCH and index < len(held.steps):
             request = Findings(index)
             self.intent.check(held.brief, held.steps, index, held.asked, request, dispatch=True)
             requested = tuple(request.items)
-        items = f.items
-        before, ruled = (tuple(items), ()) if mark < 0 else (tuple(items[:mark]),
-                                                             tuple(items[mark:]))
+        before, ruled = tuple(f.items), tuple(rules.items)
         if mode is Mode.PLAN:  # its verdict comes when the plan is settled (settle_plan)
             planned = self.intent.planned(workflow, step.robot, step.skill, step.args,
                                           (typed, given), skill, rule)

@@ -35,7 +35,6 @@ from crewgate.errors import AdapterError
 from crewgate.gate import Gate, MissionGate
 from crewgate.journal import Event, EventKind, Journal, MissionRecord
 from crewgate.lease import folder as lease_folder
-from crewgate.lease import sweep as sweep_leases
 from crewgate.orchestrator.fallback import run_fallback
 from crewgate.orchestrator.mission import Mission, MissionOptions, Orchestrator
 from crewgate.orchestrator.result import MissionResult
@@ -177,15 +176,8 @@ def recover(gate: Gate, adapter: Adapter, journal: Journal, missions: Sequence[M
     if engaged and wait_s > 0:
         adapter.connect(engaged, wait_s)
     done = [_recover(orch, record, findings) for record, findings in found]
-    forget_gone(journal)
+    journal.sweep_leases()  # the files of processes gone between missions
     return done
-
-
-def forget_gone(journal: Journal) -> None:
-    """Remove the journal's leases whose processes are gone (one killed between missions
-    leaves its file; see crewgate.lease)."""
-    if journal.path != ":memory:":
-        sweep_leases(journal.path)
 
 
 class _Recovered(Mission):

@@ -460,10 +460,16 @@ class Intent(IntentChecks, Rule):
         """A plan's steps ((robot, skill, args)) held to its request; ``typed`` gives each
         step's typed arguments and the parameters it gave when the caller has them (else the
         arguments are typed here)."""
-        held = [self.planned(workflow, robot, name, args, typed[i] if typed is not None else None)
-                for i, (robot, name, args) in enumerate(steps)]
+        return self.held([self.planned(workflow, robot, name, args,
+                                       typed[i] if typed is not None else None)
+                          for i, (robot, name, args) in enumerate(steps)], facts)
+
+    def held(self, steps: Sequence[PlannedStep], facts: RequestFacts,
+             direct: Sequence[bool] | None = None) -> Held:
+        """Planned steps held to their request (``direct``: :meth:`direct` of each, when the
+        caller has it)."""
         brief = self.brief(facts.text)
-        return Held(brief, tuple(held), tuple(self.asked(brief, held, facts)))
+        return Held(brief, tuple(steps), tuple(self.asked(brief, steps, facts, direct)))
 
     def planned(self, workflow: str | None, robot: str, name: str, args: Mapping[str, Any],
                 typed: Typed | None, skill: Skill | None = None,
