@@ -115,17 +115,20 @@ class Gate:
                     return settled.verdict
         copy: dict[str, dict[str, Any]] | None = None
         with world.lock:
-            now = world.now()
-            # the bindings as published now, judged and kept alike
-            bindings = dict(world.bindings) if settled.timed else world.bindings
             # what the plan is judged on, as bytes: judged again on the same, it gets the
-            # verdict it got
-            seen = exact(world.robots, world.objects, now if settled.timed else None,
-                         bindings if settled.timed else None)
+            # verdict it got (the clock and the bindings as published now, judged and kept
+            # alike, are part of it when a step reads bindings)
+            if settled.timed:
+                now, bindings = world.now(), dict(world.bindings)
+                seen = exact(world.robots, world.objects, now, bindings)
+            else:
+                seen = exact(world.robots, world.objects)
             if seen is not None:
                 found = settled.judged.get(seen)
                 if found is not None:
                     return found
+            if not settled.timed:
+                now, bindings = world.now(), world.bindings
             if settled.until:
                 copy = world.copy_state()  # to predict on; judged after the lock is let go
             else:  # nothing to predict: the live state, read as authorization reads it

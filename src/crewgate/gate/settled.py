@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import marshal
 from collections.abc import Callable, Mapping
+from operator import attrgetter
 from typing import Any, NamedTuple, cast
 
 from crewgate.codes import Code, Problem
@@ -40,6 +41,9 @@ KEPT_PLANS = 2048  # plans kept per gate; the oldest half is dropped when full
 # (a subclass of str or int, any other object: ValueError), in one C call.
 _EXACT = 2
 _dumps = cast(Callable[[object, int], bytes], marshal.dumps)  # any object: ValueError if unwritable
+# a step's names, and its content, as a tuple (read in C)
+_NAMES = attrgetter("robot", "skill")
+_CONTENT = attrgetter("robot", "skill", "args")
 
 
 class Settled(NamedTuple):
@@ -170,7 +174,7 @@ class SettledPlans:
     def shape_key(self, plan: Plan) -> bytes | None:
         """The plan's workflow and its steps' names (exact bytes), or None: not kept."""
         try:
-            return _dumps((plan.workflow, [(s.robot, s.skill) for s in plan.steps]), _EXACT)
+            return _dumps((plan.workflow, list(map(_NAMES, plan.steps))), _EXACT)
         except ValueError:
             return None
 
@@ -182,8 +186,7 @@ class SettledPlans:
     def key(self, plan: Plan, facts: RequestFacts) -> tuple[str, bytes] | None:
         """The plan's content and its request, or None for a plan that is not kept."""
         try:  # one C call, no Python work per value
-            return facts.text, _dumps(
-                (plan.workflow, [(s.robot, s.skill, s.args) for s in plan.steps]), _EXACT)
+            return facts.text, _dumps((plan.workflow, list(map(_CONTENT, plan.steps))), _EXACT)
         except ValueError:  # a value of another type than JSON's (a subclass included)
             return None
 
@@ -192,8 +195,8 @@ class SettledPlans:
         """Each step's key among the kept steps: its request, its plan's workflow and itself
         (for a plan that has a key: every value of it is written)."""
         workflow = _dumps(plan.workflow, _EXACT)
-        return [(facts.text, workflow, _dumps((s.robot, s.skill, s.args), _EXACT))
-                for s in plan.steps]
+        return [(facts.text, workflow, _dumps(step, _EXACT))
+                for step in map(_CONTENT, plan.steps)]
 
     def get(self, key: tuple[str, bytes] | None, facts: RequestFacts) -> SettledPlan | None:
         found = self._kept.get(key) if key is not None else None

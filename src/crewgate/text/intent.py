@@ -13,13 +13,15 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
-from functools import cached_property
 from itertools import accumulate, compress, repeat
 from operator import contains
+from typing import Any, Generic, TypeVar, overload
 
 from crewgate.text.words import word_stream
+
+T = TypeVar("T")
 
 PhraseTable = Mapping[tuple[str, ...], frozenset[str]]  # phrase words -> referents
 
@@ -160,6 +162,27 @@ def _by_first(table: Phrases) -> dict[str, list[tuple[str, ...]]]:
     return by_first
 
 
+class _once(Generic[T]):
+    """A property computed on first use and kept in the instance: functools.cached_property
+    without its lock (a reading is built and read by one thread; Python 3.11's lock costs
+    more than most of the properties it guards)."""
+
+    def __init__(self, compute: Callable[[Any], T]) -> None:
+        self.compute = compute
+        self.name = compute.__name__
+        self.__doc__ = compute.__doc__
+
+    @overload
+    def __get__(self, instance: None, owner: type) -> _once[T]: ...
+    @overload
+    def __get__(self, instance: object, owner: type) -> T: ...
+    def __get__(self, instance: object | None, owner: type) -> T | _once[T]:
+        if instance is None:
+            return self
+        value = instance.__dict__[self.name] = self.compute(instance)
+        return value
+
+
 class Reading:
     """One request, read once; mentions of any phrase table are found on demand."""
 
@@ -195,10 +218,8 @@ class Reading:
         """Where a phrase of the table starts, with it."""
         words, index = self.words, self._index
         out = []
-        # the words in both, by walking the smaller (a cue list is short, a crew's names many)
-        common = ([w for w in by_first if w in index] if len(by_first) < len(index)
-                  else [w for w in index if w in by_first])
-        for word in common:
+        # the words in both (in C, walking the smaller: a cue list is short, a crew's names many)
+        for word in by_first.keys() & index.keys():
             phrases = by_first[word]
             for i in index[word]:
                 for phrase in phrases:
@@ -220,12 +241,12 @@ class Reading:
                                                 strict=True))
         return joined + self.words[end - 1]
 
-    @cached_property
+    @_once
     def scopes(self) -> list[Scope]:
         """The reach of each negation cue: to the end of its clause, a contrast word ("but",
         "just", "then"), or ``WINDOW`` words, whichever comes first."""
         out = []
-        taking_back = self.find(TAKING_BACK)
+        taking_back = self._taking_back
         for start, end in self.find(NEGATIONS):
             if any(s <= start < e for s, e in taking_back):
                 continue  # "actually no" takes back; it does not negate what follows
@@ -244,23 +265,28 @@ class Reading:
             out.append(Scope(self.said(start, end), start, end, stop, opens))
         return out
 
-    @cached_property
+    @_once
+    def _taking_back(self) -> list[tuple[int, int]]:
+        """Where the cues that take back what came before stand (read by two rules)."""
+        return self.find(TAKING_BACK)
+
+    @_once
     def retraction(self) -> tuple[str, int] | None:
         """The last cue that takes back what came before ("never mind"), and where what follows
         it begins; None when nothing is taken back."""
-        found = self.find(TAKING_BACK)
+        found = self._taking_back
         if not found:
             return None
         start, end = found[-1]
         return self.said(start, end), end
 
-    @cached_property
+    @_once
     def nothing_moves(self) -> str | None:
         """A cue that rules out every motion ("don't move anything"), if the request has one."""
         found = self.find(NOTHING_MOVES)
         return self.said(*found[-1]) if found else None
 
-    @cached_property
+    @_once
     def universal(self) -> bool:
         """The request addresses the whole crew ("stop everything", "all robots")."""
         words, index = self.words, self._index
@@ -353,7 +379,7 @@ class Reading:
 
     # -- quantities ---------------------------------------------------------------------------
 
-    @cached_property
+    @_once
     def quantities(self) -> list[Quantity]:
         """Numbers stated with a unit, outside ranges ("from 0 to 5 m") and labelled points
         ("x 3 m"): "6 metres", "6 m", "6m", "2.5 m"."""

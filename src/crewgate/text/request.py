@@ -27,7 +27,7 @@ from itertools import compress
 
 from crewgate.text.cut import Cut, Found, read
 from crewgate.text.shapes import AXIS_RANGE, POINTS, YX_POINT, ZONES, Gaps, forget_gaps
-from crewgate.text.words import breaks, read_words, words
+from crewgate.text.words import breaks, fold, read_words, word_stream, words
 
 __all__ = ["TOLERANCE", "RequestFacts", "breaks", "words"]
 
@@ -141,9 +141,12 @@ class RequestFacts:
         cut = Cut(norm, gaps)
         numbers = tuple(map(float, cut.numbers if "M" not in cut.units else compress(
             cut.numbers, (u != "M" for u in cut.units))))  # "3M": a number only in a shape
-        spans = _Spans()
-        zones = _zones(cut, spans)
-        points = _points(Cut(spans.blank(norm), gaps) if spans.starts else cut)
+        zones: tuple[Zone, ...] = ()
+        points: tuple[tuple[float, float], ...] = ()
+        if cut.gaps:  # two numbers or more: a shape may be stated
+            spans = _Spans()
+            zones = _zones(cut, spans)
+            points = _points(Cut(spans.blank(norm), gaps) if spans.starts else cut)
         tokens, stops = read_words(text)
         return cls(text, tokens, stops, numbers, points, zones)
 
@@ -190,4 +193,6 @@ def _cached(text: str) -> RequestFacts:
 def forget_readings() -> None:
     """Drop the kept readings (a benchmark's cold pass)."""
     _cached.cache_clear()
+    word_stream.cache_clear()
+    fold.cache_clear()
     forget_gaps()

@@ -79,11 +79,9 @@ def read_words(text: str) -> tuple[tuple[str, ...], frozenset[int]]:
     """The words of a request, and the indices of the words followed by punctuation (anything
     but spaces, tabs, "_" and "-"): a noun phrase cannot run on past them ("red cube -> room_b",
     "dropoff, then")."""
-    pattern, bare = _prepared(text)
-    parts = pattern.split(bare)  # [separator, word, separator, ..., word, separator]
-    inner = parts[2:-1:2]  # inner[i] separates word i from word i + 1
-    stops = frozenset(compress(count(), map(str.strip, inner, repeat(" \t_-"))))
-    return tuple(parts[1::2]), stops
+    found, seps = word_stream(text)
+    inner = seps[:-1]  # inner[i] separates word i from word i + 1
+    return found, frozenset(compress(count(), map(str.strip, inner, repeat(" \t_-"))))
 
 
 def breaks(text: str) -> frozenset[int]:
@@ -91,9 +89,12 @@ def breaks(text: str) -> frozenset[int]:
     return read_words(text)[1]
 
 
+@lru_cache(maxsize=32)
 def word_stream(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The words of a text and what separates them: ``seps[i]`` is the text between word ``i``
-    and word ``i + 1`` (the last one is what follows the last word), folded like the words."""
+    and word ``i + 1`` (the last one is what follows the last word), folded like the words.
+    The last texts split are kept (a request's reading of its words and of its facts split it
+    alike)."""
     pattern, bare = _prepared(text)
-    parts = pattern.split(bare)
+    parts = pattern.split(bare)  # [separator, word, separator, ..., word, separator]
     return tuple(parts[1::2]), tuple(parts[2::2])
