@@ -9,7 +9,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from crewgate.text.grammar import Grammar
-from crewgate.text.shapes import HYPHEN_RANGE, SEP, SHAPES, _classify, dot_split, spaced_end
+from crewgate.text.shapes import (
+    HYPHEN_RANGE,
+    SEP,
+    SHAPES,
+    Gap,
+    _classify,
+    dot_split,
+    spaced_end,
+)
 from crewgate.text.tokens import Tok, head, tail
 
 # the words and marks the shapes use, a few they do not, and the spacing between them
@@ -85,6 +93,14 @@ def _by_each_shape(gap: str) -> tuple[int, tuple[int | None, ...], tuple[int | N
     return before | between << 16 | after << 32, tuple(openers), tuple(closers)
 
 
+def _starts(openers: tuple[int | None, ...], toks: list[Tok],
+            gap: str) -> list[int | bool | None]:
+    """Where each opener starts in the gap (its end: the empty match), from token indices
+    (the hyphen range has no opener: only that it fits)."""
+    return [None if k is None else k is not None if i == HYPHEN_RANGE.index
+            else toks[k].start if k < len(toks) else len(gap) for i, k in enumerate(openers)]
+
+
 @settings(max_examples=600)
 @given(_gaps())
 def test_a_gap_is_classified_as_each_shape_would(gap: str) -> None:
@@ -92,11 +108,41 @@ def test_a_gap_is_classified_as_each_shape_would(gap: str) -> None:
     code, openers, closers = _by_each_shape(gap)
     assert gap_class.code == code
     # a gap whose ends no shape uses is not tokenized: its openers and closers are those of
-    # the empty ends, which are what the shapes' grammars give for those ends
+    # the empty ends, which are what the shapes' grammars give for those ends; an end that is
+    # is read only as far as a pattern reaches, so its openers are compared by where they start
     if gap_class.tail or not tail(gap):
-        assert gap_class.opener == openers
+        assert _starts(gap_class.opener, gap_class.tail, gap) == _starts(openers, tail(gap), gap)
     if gap_class.head or not head(gap):
         assert gap_class.closer == closers
+        assert gap_class.head == head(gap)[:len(gap_class.head)]  # the same tokens, fewer
+    assert gap_class.tail == tail(gap)[len(tail(gap)) - len(gap_class.tail):]
+
+
+def _from_end(found: Gap, gap: str) -> list[int | bool | None]:
+    return [s if s is None or isinstance(s, bool) else len(gap) - s
+            for s in _starts(found.opener, found.tail, gap)]
+
+
+FILLER = st.lists(st.sampled_from(["the", "ranger", "station", "road", "and", "by", "zone", "x",
+                                   "y", ",", ".", "from", "go"]), min_size=8, max_size=20)
+
+
+@settings(max_examples=300)
+@given(st.sampled_from(CLOSERS), FILLER, FILLER, st.sampled_from(OPENERS))
+def test_a_gap_end_is_read_only_as_far_as_a_pattern_reaches(
+        closer: tuple[str, ...], middle: list[str], other: list[str],
+        opener: tuple[str, ...]) -> None:
+    """What lies between a long gap's ends, beyond the reach of any pattern, changes nothing:
+    the same code, closers and openers (as far from the gap's end), and at most the tokens a
+    pattern can span are read at each end (7, and the one after a closer's)."""
+    def gap(words: list[str]) -> str:
+        return " " + " ".join([*closer, "go", *words, "go", *opener]) + " "
+    one, two = gap(middle), gap(other)
+    a, b = _classify(one), _classify(two)
+    assert (a.code, a.closer) == (b.code, b.closer)
+    assert _from_end(a, one) == _from_end(b, two)
+    assert len(a.tail) <= 7
+    assert len(a.head) <= 8
 
 
 def test_the_hyphen_range_has_its_own_rule() -> None:

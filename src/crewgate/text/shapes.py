@@ -11,8 +11,9 @@ first (the opener), between the two (the separator) and after the second (the cl
 
 This module owns the shapes (:data:`SHAPES`) and the classification of a gap between two
 numbers: which openers its end offers, which separator it is, which closers its start offers,
-read from at most :data:`~crewgate.text.tokens.HEAD` tokens at each end, once per distinct gap
-(:class:`Gaps`). :mod:`crewgate.text.cut` reads the shapes off a request cut at its numbers.
+read from the tokens at each end that some shape's pattern could reach (a few: the longest
+pattern is 7 tokens), once per distinct gap (:class:`Gaps`). :mod:`crewgate.text.cut` reads
+the shapes off a request cut at its numbers.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from operator import is_not
 from typing import NamedTuple
 
 from crewgate.text.grammar import Grammar, Grammars, grammar, slot
-from crewgate.text.tokens import HEAD, TOKEN, Tok, head, tail
+from crewgate.text.tokens import TOKEN, Tok, head_of, tail_of
 
 _OPEN = (slot("from", "in", "between", "range", "ranging from", "spanning", "of", "=", ":", "∈",
               optional=True),
@@ -121,11 +122,15 @@ def _classify(gap: str) -> Gap:
         return _PLAIN
     # an end whose token no shape uses there offers what an end with no tokens offers (the
     # empty matches of the optional openers and closers), so it is not tokenized; nor can such
-    # a gap separate two numbers (every separator starts with a token of _FIRSTS)
-    first = head(gap) if not first_tok or first_tok in _FIRSTS else []
-    last = tail(gap) if last_tok in _LASTS else []
-    whole = first if len(first) < HEAD and (first or not first_tok) else None
-    return _classified(gap, first, last, whole)
+    # a gap separate two numbers (every separator starts with a token of _FIRSTS). An end that
+    # is tokenized is read only as far as a pattern could reach (_BEGINNINGS, _ENDINGS): what
+    # lies beyond changes nothing, so gaps that differ only there are classified once.
+    read = not first_tok or first_tok in _FIRSTS
+    first = head_of(gap, _BEGINNINGS) if read else []
+    last = tail_of(gap, _ENDINGS) if last_tok in _LASTS else []
+    # the gap's tokens, when they may be all of it: they separate two numbers only if they are
+    # (a separator's tokens are a beginning, and reading stops past the first that is none)
+    return _classified(gap, first, last, first if read else None)
 
 
 Shaped = tuple[int, tuple[int | None, ...], tuple[int | None, ...]]
@@ -178,6 +183,14 @@ def _shape_of(gap: str, first: list[Tok], last: list[Tok], whole: list[Tok] | No
     after = sum(compress(_BITS, map(is_not, closers, repeat(None))))
     return before | between << 16 | after << 32, tuple(openers), tuple(closers)
 
+
+# the token sequences a gap's end is read for: every ending of an opener, and every beginning
+# of a closer or of a separator (the hyphen range's "-" and "–", the "." of a split "..")
+_ENDINGS = frozenset(o[k:] for o in _OPENERS.language for k in range(len(o)))
+_BEGINNINGS = frozenset({o[:k] for o in (*_CLOSERS.language, *_SEPARATORS.language)
+                         for k in range(1, len(o) + 1)} | {("-",), ("–",), (".",)})
+assert {o[0] for o in _BEGINNINGS} == _FIRSTS
+assert {o[-1] for o in _ENDINGS} == _LASTS
 
 _HYPHEN = HYPHEN_RANGE.index  # the one shape with no opener grammar (its own rule)
 assert [s for s in SHAPES if s.before is None] == [HYPHEN_RANGE]

@@ -18,7 +18,7 @@ run is read by at most three attempts; a gap token is one run of one character c
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Container, Iterator
 from itertools import islice
 from typing import Literal, NamedTuple
 
@@ -81,6 +81,40 @@ def tail(gap: str, n: int = HEAD) -> list[Tok]:
     found = [_tok(gap, size - m.end(), size - m.start())
              for m in islice(TOKEN.finditer(gap[::-1]), n)]
     found.reverse()
+    return found
+
+
+def tail_of(gap: str, endings: Container[tuple[str, ...]]) -> list[Tok]:
+    """The last tokens of a gap, in reading order, as many as end some token sequence of
+    ``endings`` (lower-case words): no pattern that ends the gap reaches further back, so the
+    rest is never read. Bounded by the longest of ``endings`` (read from the end, as
+    :func:`tail`)."""
+    size = len(gap)
+    found: list[Tok] = []
+    lows: tuple[str, ...] = ()
+    for m in TOKEN.finditer(gap[::-1]):
+        tok = _tok(gap, size - m.end(), size - m.start())
+        lows = (tok.low, *lows)
+        if lows not in endings:
+            break
+        found.append(tok)
+    found.reverse()
+    return found
+
+
+def head_of(gap: str, beginnings: Container[tuple[str, ...]]) -> list[Tok]:
+    """The first tokens of a gap that begin some token sequence of ``beginnings`` (lower-case
+    words), and the token after them (its spacing ends a match before it): the gap is one of
+    the sequences as a whole only if these are all its tokens. Bounded by the longest of
+    ``beginnings``."""
+    found: list[Tok] = []
+    lows: tuple[str, ...] = ()
+    for m in TOKEN.finditer(gap):
+        tok = _tok(gap, m.start(), m.end())
+        found.append(tok)
+        lows = (*lows, tok.low)
+        if lows not in beginnings:
+            break
     return found
 
 
