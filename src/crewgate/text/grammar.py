@@ -8,7 +8,7 @@ expression's ``\\s+``; between other slots any whitespace is allowed, none requi
 grammar has no repetition, so the token sequences it accepts are finitely many (at most a few
 hundred for the shapes of :mod:`crewgate.text.shapes`): they are listed once, when the grammar
 is built, each with the places where whitespace must follow, and a match is one dictionary
-lookup. Grammars are matched against at most :data:`crewgate.text.tokens.HEAD` tokens.
+lookup. Grammars are matched against the few tokens at a gap's end that some pattern can reach.
 """
 
 from __future__ import annotations

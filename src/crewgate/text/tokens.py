@@ -3,16 +3,17 @@
 A request is read in one linear pass: :data:`NUMBER` splits it at its number tokens, and the text
 between two numbers (a *gap*) holds word and punctuation tokens. The structures a request states
 (ranges, zones, points: :mod:`crewgate.text.shapes`) are token patterns around two consecutive
-numbers, so a reader needs only the few tokens at each end of a gap (:func:`head`, :func:`tail`),
-never a whole gap; :func:`tokenize` lists every token, for whoever wants them all.
+numbers, so a reader needs only the few tokens at each end of a gap that a pattern can reach
+(:func:`head_of`, :func:`tail_of`; :func:`head` and :func:`tail` read a fixed number), never a
+whole gap; :func:`tokenize` lists every token, for whoever wants them all.
 
 Bounds (why every expression here is linear): no expression has nested or adjacent unbounded
 repetitions, and every lookaround is at most three characters wide. :data:`NUMBER` starts with
 one character class (the regular expression engine skips to the next sign, digit or dot without
 trying the rest), and an attempt gets past its lookbehinds only at the first character of a run of
 signs, digits and dots that follows a non-word character (or a lone ``x``/``y`` label), so each
-run is read by at most three attempts; a gap token is one run of one character class. Only
-:data:`HEAD` tokens are read at either end of a gap.
+run is read by at most three attempts; a gap token is one run of one character class. At either
+end of a gap, only as many tokens are read as the longest pattern has (at most :data:`HEAD`).
 """
 
 from __future__ import annotations
