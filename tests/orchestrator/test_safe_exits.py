@@ -4,9 +4,11 @@ journal with the cause; between the gate's last check and the send nothing can b
 
 from __future__ import annotations
 
+import gc
 import os
 import signal
 import sqlite3
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -18,6 +20,7 @@ from crewgate.commands import Command, Progress
 from crewgate.errors import AdapterError
 from crewgate.journal import Event, EventKind, Journal
 from crewgate.orchestrator import MissionResult
+from crewgate.orchestrator.collector import collector_held
 from crewgate.orchestrator.safety import MissionInterrupted
 from crewgate.planners import ScriptedPlanner
 from crewgate.spec import Crew
@@ -190,6 +193,75 @@ def test_a_robot_lost_between_authorization_and_send_is_not_sent(sar: Crew) -> N
     result = run_mission(sar, SAD, ScriptedPlanner([SAD_PLAN]), journal=journal, adapter=adapter)
     assert (result.status, result.codes) == ("halted", ["robot_unavailable"])
     assert "tb3.navigate_to" not in [f"{d.robot}.{d.skill}" for d in result.dispatched]
+
+
+def test_no_garbage_collection_starts_between_the_last_check_and_the_send(sar: Crew) -> None:
+    seen: list[tuple[str, bool]] = []
+
+    class Watching(SimAdapter):
+        def not_ready(self, robot: str) -> str | None:  # read by the last check
+            seen.append(("check", gc.isenabled()))
+            return super().not_ready(robot)
+
+        def start(self, command: Command) -> None:
+            seen.append(("send", gc.isenabled()))
+            super().start(command)
+
+    assert gc.isenabled()
+    result = run_mission(sar, SAD, ScriptedPlanner([SAD_PLAN]), journal=":memory:",
+                         adapter=Watching(sar))
+    assert result.status == "completed"
+    assert seen == [("check", False), ("send", False)] * 3
+    assert gc.isenabled()
+
+
+def test_a_refused_or_rejected_send_gives_the_collector_back(sar: Crew) -> None:
+    class Refusing(SimAdapter):
+        def start(self, command: Command) -> None:
+            raise AdapterError("iris is busy")
+
+    result = run_mission(sar, SAD, ScriptedPlanner([SAD_PLAN]), journal=":memory:",
+                         adapter=Refusing(sar))
+    assert result.status == "halted"
+    assert gc.isenabled()
+
+
+def test_the_collector_holds_are_counted_and_keep_a_callers_choice() -> None:
+    assert gc.isenabled()
+    with collector_held():
+        with collector_held():  # another mission's send, on another thread
+            assert not gc.isenabled()
+        assert not gc.isenabled()  # the first hold still stands
+    assert gc.isenabled()
+    with pytest.raises(RuntimeError), collector_held():
+        raise RuntimeError("the adapter's bug")
+    assert gc.isenabled()
+    gc.disable()  # the caller's own choice outlives a hold
+    try:
+        with collector_held():
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_holds_on_many_threads_give_the_collector_back_once_all_end() -> None:
+    started, release = threading.Barrier(5), threading.Event()
+
+    def hold() -> None:
+        with collector_held():
+            started.wait()
+            release.wait()
+
+    threads = [threading.Thread(target=hold) for _ in range(4)]
+    for t in threads:
+        t.start()
+    started.wait()
+    assert not gc.isenabled()
+    release.set()
+    for t in threads:
+        t.join()
+    assert gc.isenabled()
 
 
 def test_the_journal_holds_the_intent_before_and_what_was_sent_after(sar: Crew) -> None:

@@ -3,8 +3,9 @@
 Sending is one uninterrupted sequence: redeem the authorization (consumed once; a refused step
 under enforcement never gets past ``redeem``), the gate's last check of what can have changed
 since it was issued (the authorization's age, the robot's readiness read afresh), the e-stop,
-and the send. Nothing that can block (a journal write) sits between the last check and the send:
-the mission journals its intent before :meth:`Dispatcher.send` and what was sent after it.
+and the send. Nothing that can block (a journal write, a garbage collection: see
+:mod:`crewgate.orchestrator.collector`) sits between the last check and the send: the mission
+journals its intent before :meth:`Dispatcher.send` and what was sent after it.
 :meth:`Dispatcher.follow` then waits for the result in backend time, enforcing the skill's
 timeout and the e-stop (cancel, then report failure), and tells the mission gate how the step
 ended. Nothing is retried: a failure is reported, and the mission decides.
@@ -20,6 +21,7 @@ from crewgate.codes import Problem
 from crewgate.commands import Command, Status
 from crewgate.errors import AdapterError
 from crewgate.gate.session import Authorization, MissionGate
+from crewgate.orchestrator.collector import collector_held
 from crewgate.spec import Crew
 
 DEFAULT_TIMEOUT_S = 10.0  # for skills the crew does not declare (dispatched with enforcement off)
@@ -74,23 +76,25 @@ class Dispatcher:
             bindings=auth.bindings, timeout_s=timeout, token=auth.token,
             fallback=auth.kind == "fallback",
         )
-        now = self.adapter.now()
-        problems = gate.last_check(auth, now, self.crew.dispatch_window_s,
-                                   self.adapter.not_ready(auth.step.robot))
-        stopped = self.adapter.abort_reason()
-        if stopped is not None or (problems and auth.enforced):
-            gate.record_result(auth, False)
-            if stopped is not None:
-                return Held("estop", (), StepOutcome(False, f"not sent: e-stop: {stopped}", now,
-                                                     now))
-            why = "; ".join(p.detail for p in problems)
-            return Held("refused", problems, StepOutcome(False, f"not sent: {why}", now, now))
-        try:
-            self.adapter.start(command)
-        except AdapterError as exc:
-            gate.record_result(auth, False)
-            return Held("rejected", (), StepOutcome(False, f"not accepted: {exc}", now,
-                                                    self.adapter.now()))
+        with collector_held():  # no garbage collection between the last check and the send
+            now = self.adapter.now()
+            problems = gate.last_check(auth, now, self.crew.dispatch_window_s,
+                                       self.adapter.not_ready(auth.step.robot))
+            stopped = self.adapter.abort_reason()
+            if stopped is not None or (problems and auth.enforced):
+                gate.record_result(auth, False)
+                if stopped is not None:
+                    return Held("estop", (), StepOutcome(
+                        False, f"not sent: e-stop: {stopped}", now, now))
+                why = "; ".join(p.detail for p in problems)
+                return Held("refused", problems, StepOutcome(False, f"not sent: {why}", now,
+                                                             now))
+            try:
+                self.adapter.start(command)
+            except AdapterError as exc:
+                gate.record_result(auth, False)
+                return Held("rejected", (), StepOutcome(False, f"not accepted: {exc}", now,
+                                                        self.adapter.now()))
         sent = Sent(auth, command, now, problems)
         self.in_flight = (gate, sent)
         return sent

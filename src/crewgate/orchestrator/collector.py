@@ -1,0 +1,48 @@
+"""The garbage collector held off between the gate's last check and the send.
+
+Python's cyclic garbage collector can start at any allocation, and a full collection walks every
+object of the process: 6.8 - 8.4 ms for the ~38,000 objects of a process that has loaded both
+reference crews and their gates (measured on the development machine), more in a service that
+also holds its web framework and its missions. One that started between the gate's last
+check and the send would stall the send after the check had passed. The dispatcher holds the
+collector for that window (microseconds); what was allocated in it is collected afterwards.
+
+The collector is the process's, and missions run on several threads: the holds are counted, the
+collector is switched back on when the last one ends, and only if it was on when the first began
+(a caller that had switched it off keeps it off).
+"""
+
+from __future__ import annotations
+
+import gc
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+
+class _Holds:
+    def __init__(self) -> None:
+        self.lock = threading.Lock()  # held for a few operations, never across a send
+        self.count = 0
+        self.was_on = False
+
+
+_HOLDS = _Holds()
+
+
+@contextmanager
+def collector_held() -> Iterator[None]:
+    """No garbage collection starts inside this block (on any thread)."""
+    holds = _HOLDS
+    with holds.lock:
+        if holds.count == 0:
+            holds.was_on = gc.isenabled()
+            gc.disable()
+        holds.count += 1
+    try:
+        yield
+    finally:
+        with holds.lock:
+            holds.count -= 1
+            if holds.count == 0 and holds.was_on:
+                gc.enable()
