@@ -34,15 +34,20 @@ _HOLDS = _Holds()
 def collector_held() -> Iterator[None]:
     """No garbage collection starts inside this block (on any thread)."""
     holds = _HOLDS
-    with holds.lock:
-        if holds.count == 0:
-            holds.was_on = gc.isenabled()
-            gc.disable()
-        holds.count += 1
+    held = False  # counted: released below whatever ends the block (a signal's exception too)
     try:
+        with holds.lock:
+            first = holds.count == 0
+            if first:
+                holds.was_on = gc.isenabled()
+            holds.count += 1
+            held = True
+            if first:
+                gc.disable()
         yield
     finally:
-        with holds.lock:
-            holds.count -= 1
-            if holds.count == 0 and holds.was_on:
-                gc.enable()
+        if held:
+            with holds.lock:
+                holds.count -= 1
+                if holds.count == 0 and holds.was_on:
+                    gc.enable()
