@@ -18,7 +18,26 @@ from crewgate.text.shapes import (
     dot_split,
     spaced_end,
 )
-from crewgate.text.tokens import Tok, head, tail
+from crewgate.text.tokens import TOKEN, Tok
+
+HEAD = 8  # tokens the slow way reads at each end of a gap: more than any pattern spans there
+
+
+def _tok(gap: str, start: int, end: int) -> Tok:
+    return Tok(gap[start:end].lower(), start, end, start > 0 and gap[start - 1].isspace())
+
+
+def head(gap: str) -> list[Tok]:
+    """The slow way: the first ``HEAD`` tokens of a gap, whatever a pattern can reach."""
+    return [_tok(gap, m.start(), m.end()) for m in TOKEN.finditer(gap)][:HEAD]
+
+
+def tail(gap: str) -> list[Tok]:
+    """The slow way: the last ``HEAD`` tokens of a gap, read from its end as the reader does."""
+    size = len(gap)
+    found = [_tok(gap, size - m.end(), size - m.start()) for m in TOKEN.finditer(gap[::-1])]
+    return found[:HEAD][::-1]
+
 
 # the words and marks the shapes use, a few they do not, and the spacing between them
 WORDS = sorted({w for s in SHAPES for g in (s.before, s.between, s.after) if g is not None
@@ -68,7 +87,7 @@ def _by_each_shape(gap: str) -> tuple[int, tuple[int | None, ...], tuple[int | N
     grammar tried the slow way (every start, every length)."""
     first, last = head(gap), tail(gap)
     spaced = spaced_end(gap)
-    whole = first if len(first) < 8 else None
+    whole = first if len(first) < HEAD else None
     openers: list[int | None] = []
     closers: list[int | None] = []
     before = between = after = 0

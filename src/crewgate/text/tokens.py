@@ -4,8 +4,8 @@ A request is read in one linear pass: :data:`NUMBER` splits it at its number tok
 between two numbers (a *gap*) holds word and punctuation tokens. The structures a request states
 (ranges, zones, points: :mod:`crewgate.text.shapes`) are token patterns around two consecutive
 numbers, so a reader needs only the few tokens at each end of a gap that a pattern can reach
-(:func:`head_of`, :func:`tail_of`; :func:`head` and :func:`tail` read a fixed number), never a
-whole gap; :func:`tokenize` lists every token, for whoever wants them all.
+(:func:`head_of`, :func:`tail_of`), never a whole gap; :func:`tokenize` lists every token, for
+whoever wants them all.
 
 Bounds (why every expression here is linear): no expression has nested or adjacent unbounded
 repetitions, and every lookaround is at most three characters wide. :data:`NUMBER` starts with
@@ -13,14 +13,13 @@ one character class (the regular expression engine skips to the next sign, digit
 trying the rest), and an attempt gets past its lookbehinds only at the first character of a run of
 signs, digits and dots that follows a non-word character (or a lone ``x``/``y`` label), so each
 run is read by at most three attempts; a gap token is one run of one character class. At either
-end of a gap, only as many tokens are read as the longest pattern has (at most :data:`HEAD`).
+end of a gap, only as many tokens are read as the longest pattern has (and one more).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Container, Iterator
-from itertools import islice
 from typing import Literal, NamedTuple
 
 # A number as requests write it: a sign, digits and an optional decimal part (or ".5"), and an
@@ -38,7 +37,6 @@ NUMBER = re.compile(
 )
 # a word, "..", or one punctuation mark (the first character first: whitespace is skipped fast)
 TOKEN = re.compile(r"\S(?:(?<=\w)\w*|(?<=\.)\.?|)")
-HEAD = 8  # tokens read at each end of a gap: more than any pattern spans there
 
 Kind = Literal["number", "word", "mark"]
 
@@ -70,26 +68,11 @@ def _tok(gap: str, start: int, end: int) -> Tok:
     return Tok(gap[start:end].lower(), start, end, start > 0 and gap[start - 1].isspace())
 
 
-def head(gap: str, n: int = HEAD) -> list[Tok]:
-    """The first ``n`` word and punctuation tokens of a gap."""
-    return [_tok(gap, m.start(), m.end()) for m in islice(TOKEN.finditer(gap), n)]
-
-
-def tail(gap: str, n: int = HEAD) -> list[Tok]:
-    """The last ``n`` word and punctuation tokens of a gap, in reading order (read from the end:
-    a word reversed is a word, a mark reversed is the same mark)."""
-    size = len(gap)
-    found = [_tok(gap, size - m.end(), size - m.start())
-             for m in islice(TOKEN.finditer(gap[::-1]), n)]
-    found.reverse()
-    return found
-
-
 def tail_of(gap: str, endings: Container[tuple[str, ...]]) -> list[Tok]:
     """The last tokens of a gap, in reading order, as many as end some token sequence of
     ``endings`` (lower-case words): no pattern that ends the gap reaches further back, so the
-    rest is never read. Bounded by the longest of ``endings`` (read from the end, as
-    :func:`tail`)."""
+    rest is never read. Bounded by the longest of ``endings``. Read from the end: a word
+    reversed is a word, a mark reversed is the same mark."""
     size = len(gap)
     found: list[Tok] = []
     lows: tuple[str, ...] = ()
