@@ -14,10 +14,11 @@ if TYPE_CHECKING:
 
 @pytest.fixture
 def ros(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Ros]:
-    from tests.ros2.support import Ros  # rclpy: imported only by tests that did not skip
+    from tests.ros2.support import NETWORK, Ros  # rclpy: only by tests that did not skip
 
     world = Ros(tmp_path)
-    monkeypatch.setenv("ROS_AUTOMATIC_DISCOVERY_RANGE", "LOCALHOST")
+    for name, value in NETWORK.items():
+        monkeypatch.setenv(name, value)
     monkeypatch.setenv("ROS_DOMAIN_ID", str(world.domain))
     try:
         yield world

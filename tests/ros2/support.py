@@ -4,6 +4,7 @@ own processes, one domain and namespace per test (loopback discovery only)."""
 
 from __future__ import annotations
 
+import itertools
 import os
 import queue
 import random
@@ -14,7 +15,7 @@ import threading
 import time
 import uuid
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,37 @@ Float32 = interface("std_msgs/msg/Float32")
 PointStamped = interface("geometry_msgs/msg/PointStamped")
 
 UP_TIMEOUT_S = 20.0
+
+# ROS 2 domains whose ports stay below Linux's ephemeral range (32768 and up) are 0 - 101; 0 is
+# everyone's default and the low ones are where people run their own robots. Each xdist worker
+# walks its own slice of the rest, from a random place, so that two tests running at once never
+# share a domain, and a domain is reused as late as possible (Fast DDS's shared-memory ports of
+# a participant killed in one test are still around for the next test in its domain).
+DOMAINS = range(30, 102)
+
+
+def _domains(worker: str, workers: int, start: float) -> list[int]:
+    """The domains worker ``gwN`` of ``workers`` walks, from ``start`` (0 to 1) of its slice."""
+    index = int(worker.removeprefix("gw") or 0) if worker.startswith("gw") else 0
+    size = len(DOMAINS) // max(1, workers)
+    mine = list(DOMAINS[index * size:(index + 1) * size])
+    first = int(start * len(mine))
+    return mine[first:] + mine[:first]
+
+
+NETWORK = {"ROS_AUTOMATIC_DISCOVERY_RANGE": "LOCALHOST"}  # discovery on loopback only
+
+_walk: Iterator[int] | None = None
+
+
+def next_domain() -> int:
+    """This test's domain: the next of this worker's slice (round and round)."""
+    global _walk
+    if _walk is None:
+        _walk = itertools.cycle(_domains(os.environ.get("PYTEST_XDIST_WORKER", "gw0"),
+                                         int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")),
+                                         random.random()))
+    return next(_walk)
 
 
 # -- a small protocol client in this process ------------------------------------------------------
@@ -195,6 +227,11 @@ class NodeProcess:
             except queue.Empty:
                 return self.output
 
+    def describe(self) -> str:
+        """Whether the process runs, and what it printed (for a failing assertion)."""
+        return (f"exit {self.proc.poll()}; stdout {self.drain()}; "
+                f"stderr {self.stderr.read_text()[-4000:]!r}")
+
     def stop(self, sig: int = signal.SIGTERM, timeout: float = 5.0) -> int:
         if self.proc.poll() is None:
             self.proc.send_signal(sig)
@@ -211,10 +248,10 @@ class Ros:
 
     def __init__(self, tmp_path: Path) -> None:
         self.tmp_path = tmp_path
-        self.domain = random.randint(100, 200)
+        self.domain = next_domain()
         self.namespace = f"cg_{uuid.uuid4().hex[:10]}"
-        self.env = {**os.environ, "ROS_AUTOMATIC_DISCOVERY_RANGE": "LOCALHOST",
-                    "ROS_DOMAIN_ID": str(self.domain), "PYTHONUNBUFFERED": "1"}
+        self.env = {**os.environ, **NETWORK, "ROS_DOMAIN_ID": str(self.domain),
+                    "PYTHONUNBUFFERED": "1"}
         self.nodes: list[NodeProcess] = []
         self._client: Client | None = None
 

@@ -11,6 +11,7 @@ pytest.importorskip("rclpy", reason="the ROS 2 tests need rclpy: `make extras` (
                     '"crewgate[ros2-test]")')
 
 from tests.cli.support import SAR_REQUEST, assert_clean_failure
+from tests.cli.support import crewgate as in_process
 from tests.cli.support import crewgate_process as crewgate
 from tests.ros2.support import Ros
 
@@ -71,21 +72,34 @@ def test_estop_command_lands_the_drone_and_release_lets_it_fly(ros: Ros, tmp_pat
     client.connect("iris")
     assert client.run("iris", "takeoff", timeout=10.0).status == "succeeded"
     journal = tmp_path / "j.sqlite3"
-    engaged = crewgate("estop", "sar", "--namespace", ros.namespace, journal=journal)
+    engaged = crewgate("estop", "sar", "--namespace", ros.namespace, "--wait", "15",
+                       journal=journal)
     assert engaged.rc == 0, str(engaged)
     assert f"e-stop engaged on /{ros.namespace}/estop" in engaged.stdout
     assert client.wait(lambda: client.latest("iris").get("airborne") is False, 10.0)
     assert client.run("iris", "takeoff").status == "rejected"
-    released = crewgate("estop", "sar", "--release", "--namespace", ros.namespace,
-                        journal=journal)
+    released = crewgate("estop", "sar", "--release", "--namespace", ros.namespace, "--wait",
+                        "15", journal=journal)
     assert released.rc == 0, str(released)
     assert client.run("iris", "takeoff", timeout=10.0).status == "succeeded"
 
 
 def test_estop_with_nobody_listening_says_so(ros: Ros, tmp_path: Path) -> None:
-    run = crewgate("estop", "sar", "--namespace", ros.namespace, journal=tmp_path / "j.sqlite3")
+    run = crewgate("estop", "sar", "--namespace", ros.namespace, "--wait", "0.5",
+                   journal=tmp_path / "j.sqlite3")
     assert run.rc == 1, str(run)
-    assert "no reader matched within 3 s" in run.stdout
+    assert run.stdout == (f"e-stop engaged on /{ros.namespace}/estop, but no reader matched "
+                          "within 0.5 s: check ROS_DOMAIN_ID and the namespace (or a longer "
+                          "--wait)\n")
+
+
+@pytest.mark.parametrize("wait", ["0", "-1", "nan", "inf", "61"])
+def test_estop_refuses_a_wait_that_is_not_seconds_up_to_a_minute(wait: str, tmp_path: Path
+                                                                   ) -> None:
+    run = in_process("estop", "sar", "--wait", wait, journal=tmp_path / "j.sqlite3")
+    assert_clean_failure(run)
+    assert run.stderr.startswith(f"error: --wait must be seconds above 0 and at most 60, not "
+                                 f"{float(wait)!r} (how long the e-stop stays offered"), str(run)
 
 
 def test_a_robot_started_after_the_estop_command_left_hears_it_from_a_robot_holding_it(
@@ -98,7 +112,8 @@ def test_a_robot_started_after_the_estop_command_left_hears_it_from_a_robot_hold
     client.watch("iris")
     client.connect("iris")
     journal = tmp_path / "j.sqlite3"
-    engaged = crewgate("estop", "sar", "--namespace", ros.namespace, journal=journal)
+    engaged = crewgate("estop", "sar", "--namespace", ros.namespace, "--wait", "15",
+                       journal=journal)
     assert engaged.rc == 0, str(engaged)
     assert client.run("iris", "takeoff").status == "rejected"  # iris holds it
     # the e-stop's own writer is gone: only iris holds it (tb3 listens long enough for discovery
@@ -109,8 +124,8 @@ def test_a_robot_started_after_the_estop_command_left_hears_it_from_a_robot_hold
     fb = client.run("tb3", "stop")
     assert fb.status == "rejected", fb
     assert "e-stop" in fb.message
-    released = crewgate("estop", "sar", "--release", "--namespace", ros.namespace,
-                        journal=journal)
+    released = crewgate("estop", "sar", "--release", "--namespace", ros.namespace, "--wait",
+                        "15", journal=journal)
     assert released.rc == 0, str(released)
     assert client.run("tb3", "stop", timeout=10.0).status == "succeeded"
     assert client.run("iris", "takeoff", timeout=10.0).status == "succeeded"

@@ -139,7 +139,9 @@ def test_an_estop_halts_the_mission_and_the_robots_stop_themselves(ros: Ros) -> 
     stamps: dict[str, float] = {}
 
     def press_estop_during_the_search(event: Event) -> None:
-        if event.kind == "dispatch" and event.skill == "search_target":
+        # once the search was sent: pressed at its intent, the e-stop can also arrive before
+        # the send, and the dispatcher's last look at the e-stop then keeps it unsent
+        if event.kind == "sent" and event.skill == "search_target":
             client.estop(True, wait=False)
             stamps["pressed"] = time.monotonic()
 
@@ -214,7 +216,7 @@ def test_an_orchestrator_holding_the_estop_stops_a_robot_started_after_its_write
     `crewgate estop` exited (no robot was up to hold it) hears it from the orchestrator."""
     adapter = Ros2Adapter(load_crew("sar"), namespace=ros.namespace)
     try:
-        engaged = crewgate_process("estop", "sar", "--namespace", ros.namespace,
+        engaged = crewgate_process("estop", "sar", "--namespace", ros.namespace, "--wait", "15",
                                    journal=tmp_path / "j.sqlite3")
         assert engaged.rc == 0, str(engaged)  # the orchestrator was its one reader
         deadline = time.monotonic() + 5.0

@@ -1,5 +1,5 @@
 """``crewgate node``: simulated robots as ROS 2 nodes in their own processes, driven from this
-process over loopback (ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST, a random domain and a unique
+process over loopback (ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST, a domain of its own and a unique
 namespace per test); the nodes run 10-20x faster than real time."""
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from crewgate.onboard.node import NodeOptions, parse_args, prepare
 from crewgate.onboard.server import RobotServer
 from crewgate.ros2.protocol import Feedback, SkillRequest
 from crewgate.world import BindingValue
-from tests.ros2.support import Client, Ros
+from tests.ros2.support import Client, Ros, next_domain
 
 
 def _airborne(client: Client) -> bool:
@@ -56,7 +56,8 @@ def test_bad_input_raises_user_error(args: list[str], message: str) -> None:
 
 
 def test_bad_input_exits_2_with_one_clear_line(tmp_path: Path) -> None:
-    env = {**os.environ, "ROS_AUTOMATIC_DISCOVERY_RANGE": "LOCALHOST", "ROS_DOMAIN_ID": "199"}
+    env = {**os.environ, "ROS_AUTOMATIC_DISCOVERY_RANGE": "LOCALHOST",
+           "ROS_DOMAIN_ID": str(next_domain())}
     done = subprocess.run([sys.executable, "-m", "crewgate.onboard.node", "sar", "irsi"], env=env,
                           capture_output=True, text=True, timeout=30)
     assert done.returncode == 2
@@ -77,7 +78,7 @@ def test_without_rclpy_the_node_exits_2_with_the_install_hint() -> None:
     code = ("import sys; sys.modules['rclpy'] = None; "
             "from crewgate.onboard.node import main; main(['sar', 'iris'])")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=30, env={**os.environ, "ROS_DOMAIN_ID": "199",
+                          timeout=30, env={**os.environ, "ROS_DOMAIN_ID": str(next_domain()),
                                            "ROS_AUTOMATIC_DISCOVERY_RANGE": "LOCALHOST"})
     assert done.returncode == 2
     assert 'pip install "crewgate[ros2]"' in done.stderr

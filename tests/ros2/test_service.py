@@ -29,7 +29,7 @@ WIDE_PLAN = plan("search_only", ("iris", "takeoff", {}), ("iris", "search_target
 
 def test_the_service_runs_missions_on_disjoint_robots_and_stops_the_crew(ros: Ros) -> None:
     ros.spawn("sar", "iris", speed=SPEED)
-    ros.spawn("sar", "tb3", speed=SPEED)
+    tb3 = ros.spawn("sar", "tb3", speed=SPEED)
     spec = load_crew("sar")
     adapter = Ros2Adapter(spec, namespace=ros.namespace)
     assert adapter.connect(list(spec.robots), 15.0) == []
@@ -41,7 +41,8 @@ def test_the_service_runs_missions_on_disjoint_robots_and_stops_the_crew(ros: Ro
         air = desk.submit(SEARCH, SEARCH_PLAN, wait_s=0, by="alice")["mission"]
         ground = desk.submit(request, to_point, wait_s=0, by="bob")["mission"]
         done = [desk.wait(m, 120) for m in (air, ground)]
-        assert [d["status"] for d in done] == ["completed", "completed"]
+        assert [d["status"] for d in done] == ["completed", "completed"], [
+            (e.kind.value, e.step, e.detail) for m in (air, ground) for e in journal.events(m)]
         leased = [e.id for m in (air, ground) for e in journal.events(m)
                   if e.kind == EventKind.LEASE and e.detail.startswith("leased")]
         ends = [e.id for m in (air, ground) for e in journal.events(m)
@@ -55,7 +56,8 @@ def test_the_service_runs_missions_on_disjoint_robots_and_stops_the_crew(ros: Ro
         stop = desk.estop(by="vic")
         assert stop == {"estop": "e-stop engaged by vic", "safe_stop": []}
         halted = desk.wait(again, 60)
-        assert halted["status"] == "halted"
+        assert halted["status"] == "halted", [(e.kind.value, e.detail)
+                                              for e in journal.events(again)]
         # the node heard the e-stop topic and ran its own stop: the drone lands
         deadline = time.monotonic() + 60
         while adapter.world.get("iris", "airborne") is not False:
@@ -64,7 +66,8 @@ def test_the_service_runs_missions_on_disjoint_robots_and_stops_the_crew(ros: Ro
         assert desk.estop(release=True) == {"estop": None}
         deadline = time.monotonic() + 30
         while adapter.not_ready("tb3") is not None:  # heard again after the release
-            assert time.monotonic() < deadline, adapter.not_ready("tb3")
+            assert time.monotonic() < deadline, (adapter.not_ready("tb3"), {
+                r: adapter.last_heard(r) for r in spec.robots}, tb3.describe())
             time.sleep(0.05)
         request, back = drive(-1.0, 4.0)
         assert desk.submit(request, back, wait_s=120, by="bob")["status"] == "completed"
