@@ -111,9 +111,11 @@ def test_recover_without_a_journal_or_with_a_bad_backend_is_a_clean_error(
 def test_status_on_the_simulator_prints_each_robots_state(tmp_path: Path) -> None:
     run = crewgate("status", "sar", journal=tmp_path / "j.sqlite3")
     assert run.rc == 0, str(run)
-    for text in ("iris", "tb3", "airborne = false", "pose = [-2, -2]", "yes"):
+    for text in ("iris", "tb3", "airborne = false", "pose = [-2, -2]", "yes",
+                 "\ne-stop not engaged\n"):
         assert text in run.stdout, str(run)
     data = crewgate("status", "sar", "--json", journal=tmp_path / "j.sqlite3").json()
+    assert data["estop"] is None
     assert data["robots"]["iris"] == {
         "available": True, "why": None, "last_heard_s": None,
         "fields": {"pose": [-2.0, -3.0, 0.0], "airborne": False, "battery": 1.0}}

@@ -261,7 +261,8 @@ def test_the_estop_lands_the_drone_and_holds_every_later_mission(tmp_path: Path)
     assert seen["after"]["robots"]["iris"]["airborne"] is False
     held = seen["held"]
     assert (held["status"], held["dispatched"]) == ("halted", [])
-    assert held["reason"] == "stopped before step 0: e-stop engaged by the MCP agent"
+    assert held["reason"] == ("stopped before planning: e-stop engaged by the MCP agent; "
+                              "nothing was planned or sent")
     assert seen["release"] == {"estop": None}
 
 

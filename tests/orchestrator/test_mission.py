@@ -99,6 +99,28 @@ def test_planner_error_is_a_refused_mission(sar: Crew, journal: Journal) -> None
     assert "planner_error" in kinds(journal, result)
 
 
+@pytest.mark.parametrize("condition", ["ro", "llm-only"])
+def test_a_mission_begun_under_an_estop_halts_before_its_planner_is_asked(
+        sar: Crew, journal: Journal, condition: str) -> None:
+    class Counting(ScriptedPlanner):
+        asked = 0
+
+        def _propose(self, request: PlanningRequest) -> Proposal:
+            Counting.asked += 1
+            return super()._propose(request)
+
+    adapter = SimAdapter(sar, None)
+    adapter.engage_stop("e-stop engaged by vic")
+    result = run_mission(sar, DISPATCH, Counting([GOOD_DISPATCH]), journal=journal,
+                         adapter=adapter, condition=condition)
+    assert Counting.asked == 0
+    assert (result.status, result.reason) == (
+        "halted", "stopped before planning: e-stop engaged by vic; nothing was planned or sent")
+    assert (result.dispatched, result.attempts) == ([], [])
+    assert kinds(journal, result) == ["mission_started", "halt", "mission_ended"]
+    assert result.final_state["tb3"]["pose"] == [-2.0, -2.0]
+
+
 def test_robot_dropping_out_mid_mission_halts_and_lands_the_drone(
     sar: Crew, run: Runner, journal: Journal
 ) -> None:

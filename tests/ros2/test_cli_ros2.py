@@ -10,7 +10,7 @@ import pytest
 pytest.importorskip("rclpy", reason="the ROS 2 tests need rclpy: `make extras` (or pip install "
                     '"crewgate[ros2-test]")')
 
-from tests.cli.support import SAR_REQUEST, assert_clean_failure
+from tests.cli.support import SAR_REQUEST, assert_clean_failure, write_plan
 from tests.cli.support import crewgate as in_process
 from tests.cli.support import crewgate_process as crewgate
 from tests.ros2.support import Ros
@@ -82,6 +82,44 @@ def test_estop_command_lands_the_drone_and_release_lets_it_fly(ros: Ros, tmp_pat
                         "15", journal=journal)
     assert released.rc == 0, str(released)
     assert client.run("iris", "takeoff", timeout=10.0).status == "succeeded"
+
+
+def test_status_says_the_estop_is_engaged_and_names_it_for_each_robot(ros: Ros, tmp_path: Path
+                                                                      ) -> None:
+    ros.spawn("sar", "iris", speed=20)
+    ros.spawn("sar", "tb3", speed=20)
+    journal = tmp_path / "j.sqlite3"
+    engaged = crewgate("estop", "sar", "--namespace", ros.namespace, "--wait", "15",
+                       journal=journal)
+    assert engaged.rc == 0, str(engaged)
+    held = in_process("status", "sar", "--backend", "ros2", "--namespace", ros.namespace,
+                      "--json", journal=journal)
+    assert held.rc == 1, str(held)
+    estop = f"e-stop received on /{ros.namespace}/estop"
+    data = held.json()
+    assert data["estop"] == estop
+    assert {r: (v["available"], v["why"]) for r, v in data["robots"].items()} == {
+        r: (False, f"robot {r!r} is held by the e-stop ({estop})") for r in ("iris", "tb3")}
+    text = in_process("status", "sar", "--backend", "ros2", "--namespace", ros.namespace,
+                      journal=journal)
+    assert text.rc == 1, str(text)
+    assert f"\ne-stop ENGAGED: {estop}\n" in text.stdout, str(text)
+    # a mission begun meanwhile halts before its planner is asked, naming the e-stop
+    land = write_plan(tmp_path / "land.json", "abort", ("iris", "land", {}))
+    run = in_process("run", "sar", "Land the drone.", "--plan", land, "--backend", "ros2",
+                     "--namespace", ros.namespace, journal=journal)
+    assert run.rc == 1, str(run)
+    assert (f"stopped before planning: {estop}; nothing was planned or sent"
+            in " ".join(run.stdout.split())), str(run)
+    assert "dispatched: nothing moved" in run.stdout, str(run)
+    released = crewgate("estop", "sar", "--release", "--namespace", ros.namespace, "--wait",
+                        "15", journal=journal)
+    assert released.rc == 0, str(released)
+    free = in_process("status", "sar", "--backend", "ros2", "--namespace", ros.namespace,
+                      "--json", journal=journal)
+    assert free.rc == 0, str(free)
+    assert free.json()["estop"] is None
+    assert [v["why"] for v in free.json()["robots"].values()] == [None, None]
 
 
 def test_estop_with_nobody_listening_says_so(ros: Ros, tmp_path: Path) -> None:

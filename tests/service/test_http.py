@@ -265,8 +265,8 @@ def test_the_estop_halts_a_running_mission_and_the_drone_lands(make_service: Mak
     request, good = drive(-1.0, 4.0)
     held = svc.call("POST", "/api/missions", json={"request": request, "plan": good,
                                                    "wait_s": 30}).json()
-    assert (held["status"], held["reason"]) == ("halted", "stopped before step 0: e-stop "
-                                                "engaged by vic")
+    assert (held["status"], held["reason"]) == ("halted", "stopped before planning: e-stop "
+                                                "engaged by vic; nothing was planned or sent")
     assert svc.call("POST", "/api/estop/release", "alice", json={}).status_code == 403
     assert svc.call("POST", "/api/estop/release", "ada", json={}).json() == {"estop": None}
     again = svc.call("POST", "/api/missions", json={"request": request, "plan": good,

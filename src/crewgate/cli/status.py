@@ -30,12 +30,15 @@ def status(
     backend: BackendArgs = BACKEND,
     as_json: bool = JsonOpt,
 ) -> None:
-    """Print each robot's live state and availability (over ROS 2, when it was last heard).
+    """Print each robot's live state and availability (over ROS 2, when it was last heard),
+    and whether the e-stop is engaged.
 
-    Opens the backend, waits for the robots to be heard (--wait-for), reads, closes; nothing is
-    sent to any robot.
+    Opens the backend, waits for the robots to be heard (--wait-for; over ROS 2 then for every
+    e-stop writer on the graph to be matched, 2 s at most), reads, closes; nothing is sent to
+    any robot.
 
-    Exit status: 0 every robot available; 1 some robot unavailable; 2 bad input.
+    Exit status: 0 every robot available (and no e-stop); 1 some robot unavailable or the
+    e-stop engaged; 2 bad input.
     """
     from crewgate.spec import load_crew
 
@@ -52,7 +55,8 @@ def status(
         print_json(report)
     else:
         _print(report)
-    raise typer.Exit(0 if all(r["available"] for r in report["robots"].values()) else 1)
+    ready = report["estop"] is None and all(r["available"] for r in report["robots"].values())
+    raise typer.Exit(0 if ready else 1)
 
 
 def _report(spec: Crew, adapter: Adapter) -> dict[str, Any]:
@@ -67,7 +71,7 @@ def _report(spec: Crew, adapter: Adapter) -> dict[str, Any]:
                         "last_heard_s": None if heard is None else round(heard, 3),
                         "fields": fields}
     return {"crew": spec.name, "backend": adapter.meta(), "where": adapter.describe(),
-            "robots": robots, "bindings": snapshot["bindings"]}
+            "estop": adapter.abort_reason(), "robots": robots, "bindings": snapshot["bindings"]}
 
 
 def _print(report: dict[str, Any]) -> None:
@@ -76,6 +80,9 @@ def _print(report: dict[str, Any]) -> None:
 
     out.print(Text.assemble(("crew ", ""), (report["crew"], "cyan"), (", ", ""),
                             (report["where"], "")))
+    stop = report["estop"]
+    out.print(Text("e-stop not engaged", style="green") if stop is None
+              else Text(f"e-stop ENGAGED: {stop}", style="bold red"))
     table = Table(show_header=True, header_style="bold")
     for col in ("robot", "available", "last heard", "state"):
         table.add_column(col)

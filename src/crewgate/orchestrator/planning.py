@@ -20,7 +20,10 @@ if TYPE_CHECKING:
 
 
 def plan_mission(mission: Mission, planner: Planner) -> Plan | None:
-    """The plan to execute, or None when the mission is refused (the result says why)."""
+    """The plan to execute, or None when the mission is refused or an e-stop holds the crew
+    (the result says why)."""
+    if _held_by_estop(mission):
+        return None
     cond = mission.condition
     # what of the crew the planner is shown: all of it, or the focus of a large crew
     shown = focus(mission.crew, mission.request, semantic_similarity)
@@ -71,6 +74,19 @@ def _planner_failed(mission: Mission, exc: PlannerError, attempt: int) -> None:
     result.reason = f"planner error: {exc}"
     mission.event(EventKind.PLANNER_ERROR, detail=str(exc), data={"attempt": attempt})
     mission.event(EventKind.REFUSAL, detail=result.reason)
+
+
+def _held_by_estop(mission: Mission) -> bool:
+    """An e-stop engaged when the mission begins halts it before the planner is asked: nothing
+    would be sent, and the refusal would name the robots' unavailability, not the e-stop."""
+    stopped = mission.adapter.abort_reason()
+    if stopped is None:
+        return False
+    result = mission.result
+    result.status = "halted"
+    result.reason = f"stopped before planning: {stopped}; nothing was planned or sent"
+    mission.event(EventKind.HALT, detail=result.reason)
+    return True
 
 
 def _refuse(mission: Mission, verdict: PlanVerdict, note: str) -> None:

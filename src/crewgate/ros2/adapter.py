@@ -45,6 +45,8 @@ ACCEPT_TIMEOUT_S = 2.0  # a robot that does not acknowledge a request in time fa
 # topics, in no guaranteed order: a success is held (this long at most) until they have come, so
 # that the next step is judged on the world the success left.
 SETTLE_S = 0.5
+ESTOP_ARRIVAL_S = 0.1  # a latched value arrives this soon after its writer matched
+ESTOP_HEAR_S = 2.0  # at most this long for every e-stop writer on the graph to be matched
 
 _ids = itertools.count(1)
 
@@ -110,7 +112,8 @@ class Ros2Adapter(Adapter):
                           partial(self._on_binding, name), replay=True)
             subscribe_any(node, Float32, self.topics.confidence(name),
                           partial(self._on_confidence, name), replay=True)
-        subscribe_any(node, Bool, self.topics.estop(), self._on_estop, replay=True)
+        self._estop_in = subscribe_any(node, Bool, self.topics.estop(), self._on_estop,
+                                       replay=True)
         self.Bool = Bool
         # the operator's e-stop from this side (a service's, an agent's), latched as
         # `crewgate estop` publishes it: every node stops itself on it
@@ -219,11 +222,31 @@ class Ros2Adapter(Adapter):
         self.estop = None  # our own false arrives a moment later; nothing is held meanwhile
         self._estop_out.publish(self.Bool(data=False))
 
+    def hear_estop(self, timeout_s: float) -> None:
+        """Wait (at most ``timeout_s``) until every latched writer of the e-stop topic on the
+        graph has matched this adapter's latched reader, and a moment more for the value each
+        holds to arrive: what :attr:`estop` says is then the graph's, not only what discovery
+        had brought so far (:meth:`connect` ends with it)."""
+        from rclpy.qos import DurabilityPolicy
+
+        node, topic = self.spinner.node, self.topics.estop()
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            latched = sum(1 for info in node.get_publishers_info_by_topic(topic)
+                          if info.qos_profile.durability == DurabilityPolicy.TRANSIENT_LOCAL)
+            if self._estop_in.get_publisher_count() >= latched:
+                break
+            time.sleep(0.02)
+        time.sleep(min(ESTOP_ARRIVAL_S, max(0.0, deadline - time.monotonic())))
+
     def not_ready(self, robot: str) -> str | None:
         """Judged afresh from the last heartbeat, not from the liveness timer's last round."""
         if robot in self.crew.robots and self._silent(robot, since=-math.inf):
             return (f"robot {robot!r} has not been heard for more than "
                     f"{self.crew.robots[robot].liveness_timeout_s:g} s")
+        stop = self.abort_reason()
+        if stop is not None and robot in self.crew.robots:  # the fact, not "unavailable"
+            return f"robot {robot!r} is held by the e-stop ({stop})"
         return super().not_ready(robot)
 
     def mission_began(self, mission_id: str, *, recovering: bool = False) -> None:
@@ -242,16 +265,21 @@ class Ros2Adapter(Adapter):
 
     def connect(self, robots: list[str], timeout_s: float) -> list[str]:
         """Wait until every robot has been heard and the service and action servers of its
-        wired skills have matched (a dispatch never waits for one); the robots still silent
-        at the deadline. A server that has not matched by then fails its step when dispatched."""
+        wired skills have matched (a dispatch never waits for one), then until the e-stop
+        writers on the graph have matched (:meth:`hear_estop`, at most ``ESTOP_HEAR_S``); the
+        robots still silent at the deadline. A server that has not matched by then fails its
+        step when dispatched."""
         deadline = time.monotonic() + timeout_s
         wired = [e for (robot, _), e in self.endpoints.items() if robot in robots]
+        # heard, not available: under an engaged e-stop a robot is heard but not available
         while time.monotonic() < deadline:
-            missing = [r for r in robots if not self.world.get(r, "available")]
-            if not missing and all(e.ready() for e in wired):
-                return []
+            if all(r in self.heard for r in robots) and all(e.ready() for e in wired):
+                break
             time.sleep(0.02)
-        return [r for r in robots if not self.world.get(r, "available")]
+        # a mission begun now must know of an engaged e-stop: its latched value comes from
+        # writers that discovery may match a moment after the robots' state
+        self.hear_estop(ESTOP_HEAR_S)
+        return [r for r in robots if r not in self.heard]
 
     def describe(self) -> str:
         return f"ROS 2 namespace /{self.topics.namespace.strip('/')}"

@@ -63,16 +63,16 @@ def interface(type_name: str) -> Any:
 
 
 def subscribe_any(node: Any, kind: Any, topic: str, callback: Callable[[Any], None], *,
-                  replay: bool = False) -> None:
+                  replay: bool = False) -> Any:
     """Read a topic whatever QoS its writers chose. A best-effort volatile reader matches any
     writer; with ``replay`` a reliable latched reader too, for the last value a latched writer
     published before we joined. A latched writer's sample then reaches both readers: each is
-    delivered to ``callback`` once (by writer and sequence number)."""
+    delivered to ``callback`` once (by writer and sequence number). Returns the latched reader
+    (with ``replay``; else the one reader)."""
     from rclpy.event_handler import SubscriptionEventCallbacks
 
     if not replay:
-        node.create_subscription(kind, topic, callback, qos(depth=10, best_effort=True))
-        return
+        return node.create_subscription(kind, topic, callback, qos(depth=10, best_effort=True))
     seen: deque[tuple[str, int]] = deque(maxlen=256)
 
     def once(msg: Any, info: Any) -> None:
@@ -85,8 +85,8 @@ def subscribe_any(node: Any, kind: Any, topic: str, callback: Callable[[Any], No
     node.create_subscription(kind, topic, once, qos(depth=10, best_effort=True))
     # a volatile writer cannot match the latched reader: expected, not worth rclpy's warning
     quiet = SubscriptionEventCallbacks(incompatible_qos=lambda event: None)
-    node.create_subscription(kind, topic, once, qos(depth=10, latched=True),
-                             event_callbacks=quiet)
+    return node.create_subscription(kind, topic, once, qos(depth=10, latched=True),
+                                    event_callbacks=quiet)
 
 
 class SpinningNode:
