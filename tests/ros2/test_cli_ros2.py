@@ -89,8 +89,8 @@ def test_status_says_the_estop_is_engaged_and_names_it_for_each_robot(ros: Ros, 
     ros.spawn("sar", "iris", speed=20)
     ros.spawn("sar", "tb3", speed=20)
     journal = tmp_path / "j.sqlite3"
-    engaged = crewgate("estop", "sar", "--namespace", ros.namespace, "--wait", "15",
-                       journal=journal)
+    engaged = in_process("estop", "sar", "--namespace", ros.namespace, "--wait", "15",
+                         journal=journal)
     assert engaged.rc == 0, str(engaged)
     held = in_process("status", "sar", "--backend", "ros2", "--namespace", ros.namespace,
                       "--json", journal=journal)
@@ -112,8 +112,8 @@ def test_status_says_the_estop_is_engaged_and_names_it_for_each_robot(ros: Ros, 
     assert (f"stopped before planning: {estop}; nothing was planned or sent"
             in " ".join(run.stdout.split())), str(run)
     assert "dispatched: nothing moved" in run.stdout, str(run)
-    released = crewgate("estop", "sar", "--release", "--namespace", ros.namespace, "--wait",
-                        "15", journal=journal)
+    released = in_process("estop", "sar", "--release", "--namespace", ros.namespace,
+                          "--wait", "15", journal=journal)
     assert released.rc == 0, str(released)
     free = in_process("status", "sar", "--backend", "ros2", "--namespace", ros.namespace,
                       "--json", journal=journal)
