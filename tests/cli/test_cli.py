@@ -234,6 +234,36 @@ def test_help_exits_0(journal_path: Path) -> None:
         assert re.search(rf"│ {command} ", run.stdout), command
 
 
+def test_help_paragraphs_wrap_to_the_terminal_once(journal_path: Path) -> None:
+    """Every paragraph of every command's help fills its lines up to the terminal's width but
+    the last (typer 0.29 kept the source's line breaks: the lines of the source, shorter than a
+    wide terminal, or wrapped into a full line and a stub on a narrow one)."""
+    import typer.main
+    from typer.core import TyperGroup
+
+    from crewgate.cli import app as cli_app
+
+    assert crewgate("--help", journal=journal_path).rc == 0  # registers every command
+    root = typer.main.get_command(cli_app.app)
+    assert isinstance(root, TyperGroup)
+    commands = [(name,) for name in root.commands] + [("spec", "schema")]
+    assert len(commands) > 20
+    short = []
+    for command in commands:
+        run = crewgate(*command, "--help", journal=journal_path)
+        assert run.rc == 0, str(run)
+        width = max(map(len, run.stdout.splitlines()))
+        prose = run.stdout.split("╭")[0].splitlines()[3:]  # after "Usage: ..."
+        paragraph: list[str] = []
+        for line in [*prose, ""]:
+            if line.strip():
+                paragraph.append(line.rstrip())
+                continue
+            short += [(command, line) for line in paragraph[:-1] if len(line) < width - 30]
+            paragraph = []
+    assert short == []
+
+
 def test_every_journal_event_kind_has_its_mark_in_the_timeline() -> None:
     from crewgate.cli.render import _KIND_STYLE
     from crewgate.journal import EventKind

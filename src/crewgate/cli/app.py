@@ -4,6 +4,7 @@ message and exit 2, never a traceback (the app does it, so a command run in proc
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 import typer
@@ -19,7 +20,27 @@ err = Console(stderr=True, soft_wrap=True)
 EXIT_USER_ERROR = 2
 
 
-class _Commands(TyperGroup):
+def reflow(text: str) -> str:
+    """A command's help with each paragraph on one line, for rich to wrap to the terminal
+    (typer 0.29 keeps the line breaks of every paragraph after the first, so that the source's
+    lines wrap a second time on a narrower terminal). A paragraph opened by ``\\b`` keeps its
+    lines, as click's convention has it."""
+    paragraphs = inspect.cleandoc(text).split("\n\n")
+    return "\n\n".join(p if p.startswith("\b") else " ".join(p.split()) for p in paragraphs)
+
+
+class _Reflowing(TyperGroup):
+    """A group whose commands' help is reflowed (:func:`reflow`; again each time it is asked
+    for, which changes nothing)."""
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        command = super().get_command(ctx, cmd_name)
+        if command is not None and command.help:
+            command.help = reflow(command.help)
+        return command
+
+
+class _Commands(_Reflowing):
     """The root group: crewgate's errors end the command with one message and an exit status
     (2: the caller's input, 1: anything else that crewgate raised on purpose)."""
 
@@ -54,7 +75,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode="rich",
 )
-spec_app = typer.Typer(help="The crew spec format.", no_args_is_help=True)
+spec_app = typer.Typer(help="The crew spec format.", no_args_is_help=True, cls=_Reflowing)
 app.add_typer(spec_app, name="spec")
 
 
