@@ -216,8 +216,7 @@ class NodeProcess:
             self.output.append(line)
             if self.up in line:
                 return line
-        raise AssertionError(f"node did not come up (exit {self.proc.poll()}): "
-                             f"{self.output} {self.stderr.read_text()}")
+        raise AssertionError(f"node did not come up: {self.describe()}")
 
     def drain(self) -> list[str]:
         """Every line printed so far."""

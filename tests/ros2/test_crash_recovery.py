@@ -45,7 +45,7 @@ def _searching(client: Client, journal: Path, orch: NodeProcess, timeout: float 
     mission id."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
-        assert orch.proc.poll() is None, (orch.drain(), orch.stderr.read_text())
+        assert orch.proc.poll() is None, orch.describe()
         client.spin(0.05)
         if not journal.exists():
             continue

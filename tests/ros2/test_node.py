@@ -26,7 +26,7 @@ from crewgate.onboard.node import NodeOptions, parse_args, prepare
 from crewgate.onboard.server import RobotServer
 from crewgate.ros2.protocol import Feedback, SkillRequest
 from crewgate.world import BindingValue
-from tests.ros2.support import Client, Ros, next_domain
+from tests.ros2.support import NETWORK, Client, Ros, next_domain
 
 
 def _airborne(client: Client) -> bool:
@@ -56,8 +56,7 @@ def test_bad_input_raises_user_error(args: list[str], message: str) -> None:
 
 
 def test_bad_input_exits_2_with_one_clear_line(tmp_path: Path) -> None:
-    env = {**os.environ, "ROS_AUTOMATIC_DISCOVERY_RANGE": "LOCALHOST",
-           "ROS_DOMAIN_ID": str(next_domain())}
+    env = {**os.environ, **NETWORK, "ROS_DOMAIN_ID": str(next_domain())}
     done = subprocess.run([sys.executable, "-m", "crewgate.onboard.node", "sar", "irsi"], env=env,
                           capture_output=True, text=True, timeout=30)
     assert done.returncode == 2
@@ -78,8 +77,8 @@ def test_without_rclpy_the_node_exits_2_with_the_install_hint() -> None:
     code = ("import sys; sys.modules['rclpy'] = None; "
             "from crewgate.onboard.node import main; main(['sar', 'iris'])")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=30, env={**os.environ, "ROS_DOMAIN_ID": str(next_domain()),
-                                           "ROS_AUTOMATIC_DISCOVERY_RANGE": "LOCALHOST"})
+                          timeout=30, env={**os.environ, **NETWORK,
+                                           "ROS_DOMAIN_ID": str(next_domain())})
     assert done.returncode == 2
     assert 'pip install "crewgate[ros2]"' in done.stderr
 
