@@ -9,9 +9,11 @@ against it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
+
+from crewgate.values import quick_init
 
 
 class Family(StrEnum):
@@ -137,6 +139,7 @@ def codes_table() -> str:
     return "\n".join(rows) + "\n"
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Problem:
     """One reason to refuse: a machine-readable code and a sentence for people and planners."""
@@ -149,12 +152,26 @@ class Problem:
         return {"index": self.index, "code": self.code.value, "detail": self.detail}
 
 
-@dataclass(slots=True)
 class Findings:
-    """Accumulates the problems of one step (or of the plan, index None) while checks run."""
+    """Accumulates the problems of one step (or of the plan, index None) while checks run. A
+    plain class: the gate builds several per step it checks, and a dataclass's generated
+    ``__init__`` (its default factory) costs twice as much."""
 
-    index: int | None
-    items: list[Problem] = field(default_factory=list)
+    __slots__ = ("index", "items")
+
+    def __init__(self, index: int | None, items: list[Problem] | None = None) -> None:
+        self.index = index
+        self.items: list[Problem] = [] if items is None else items
+
+    def __repr__(self) -> str:
+        return f"Findings(index={self.index!r}, items={self.items!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Findings):
+            return NotImplemented
+        return (self.index, self.items) == (other.index, other.items)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as the dataclass was
 
     def add(self, code: Code, detail: str) -> None:
         self.items.append(Problem(code, detail, self.index))

@@ -7,8 +7,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from crewgate.codes import Family, Problem
+from crewgate.values import quick_init
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class StepVerdict:
     """The gate's judgement of one step (at plan time or at dispatch time)."""
@@ -36,6 +38,7 @@ class StepVerdict:
         return out
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class PlanVerdict:
     """The whole-plan verdict: accepted only if the plan and every step are clean."""

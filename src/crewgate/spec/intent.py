@@ -23,6 +23,7 @@ from crewgate.spec.base import Rule
 from crewgate.text.intent import Mention, PhraseTable, Quantity, Reading, unit_key
 from crewgate.text.request import RequestFacts, Zone
 from crewgate.text.words import words
+from crewgate.values import quick_init
 
 if TYPE_CHECKING:
     from crewgate.spec.crew import Crew
@@ -118,6 +119,7 @@ class PlannedStep(NamedTuple):
 Typed = tuple[Mapping[str, Any] | None, frozenset[str]]  # typed arguments, parameters given
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Held:
     """A plan held to its request: the request read (:class:`Brief`), the plan's steps as the

@@ -77,6 +77,7 @@ class Grammars:
         self.language = {k: tuple(v) for k, v in merged.items()}
         self.longest = max((g.longest for g in grammars if g is not None), default=0)
         self.empty = tuple(g is not None and g.empty for g in grammars)
+        self._empties = tuple(i for i, e in enumerate(self.empty) if e)
 
     def suffixes(self, toks: Sequence[Tok], lows: tuple[str, ...],
                  space_after: bool) -> list[int | None]:
@@ -88,8 +89,10 @@ class Grammars:
             for i, ways in self.language.get(lows[k:], ()):
                 if found[i] is None and (ways is None or _spaced(ways, toks, k, n, space_after)):
                     found[i] = k
-        return [n if k is None and empty else k for k, empty in zip(found, self.empty,
-                                                                    strict=True)]
+        for i in self._empties:  # only the empty match fits
+            if found[i] is None:
+                found[i] = n
+        return found
 
     def prefixes(self, toks: Sequence[Tok], lows: tuple[str, ...]) -> list[int | None]:
         """Per grammar, the length of its longest match starting with the first token (0: the
@@ -100,8 +103,10 @@ class Grammars:
                 if found[i] is None and (ways is None or _spaced(
                         ways, toks, 0, n, toks[n].spaced if n < len(toks) else True)):
                     found[i] = n
-        return [0 if n is None and empty else n for n, empty in zip(found, self.empty,
-                                                                    strict=True)]
+        for i in self._empties:  # only the empty match fits
+            if found[i] is None:
+                found[i] = 0
+        return found
 
     def fitting(self, toks: Sequence[Tok], lows: tuple[str, ...], space_after: bool) -> int:
         """The bits (1 << index) of the grammars of which these tokens, all of them, are one

@@ -14,10 +14,10 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from itertools import accumulate, compress, repeat
-from operator import contains
-from typing import Any, Generic, TypeVar, overload
+from operator import contains, itemgetter
+from typing import Any, Generic, NamedTuple, TypeVar, overload
 
 from crewgate.text.words import word_stream
 
@@ -66,6 +66,9 @@ STAYS: tuple[tuple[str, ...], ...] = (
     ("isn", "t", "needed"), ("not", "needed"), ("stays", "put"),
     ("sits", "this", "one", "out"), ("sits", "out"), ("is", "off", "limits"),
 )
+_STAYS_AFTER: dict[str, list[tuple[str, ...]]] = {}  # the cues by their first word, in order
+for _cue in STAYS:
+    _STAYS_AFTER.setdefault(_cue[0], []).append(_cue)
 # "keep the drone on the ground", "leave the rover out of it", "keep the dog parked"
 KEEP = frozenset({"keep", "leave", "hold"})
 KEPT = frozenset({"ground", "grounded", "parked", "docked", "here", "home", "out", "behind",
@@ -105,9 +108,9 @@ def unit_key(unit: str | None) -> str | None:
     return UNITS.get(unit.strip().lower().rstrip("."), unit.strip().lower())
 
 
-@dataclass(frozen=True, slots=True)
-class Mention:
-    """Words of the request that name a referent of a phrase table."""
+class Mention(NamedTuple):
+    """Words of the request that name a referent of a phrase table. A named tuple: a reading
+    builds one per mention, in a fraction of a frozen dataclass's time."""
 
     start: int  # word indices [start, end)
     end: int
@@ -207,21 +210,30 @@ class Reading:
             if words[i] in CLAUSE_JOINS:
                 begins[i] = i
         self.part_start: list[int] = list(accumulate(begins, max))
-        self._mentions: dict[tuple[int, bool], list[Mention]] = {}
-        index: defaultdict[str, list[int]] = defaultdict(list)  # each word's positions
-        for i, word in enumerate(words):
-            index[word].append(i)
-        self._index = index
+        self._mentions: dict[tuple[int, bool], tuple[Mention, ...]] = {}
+        self._vocabulary = frozenset(words)
+        self._positions: dict[str, list[int]] = {}  # of the words looked up, where each stands
+
+    def _at(self, word: str) -> list[int]:
+        """Where the word stands (found in C: most words of a request occur once)."""
+        found = self._positions.get(word)
+        if found is None:
+            words = self.words
+            found = [words.index(word)]
+            if words.count(word) > 1:
+                found = [i for i, w in enumerate(words) if w == word]
+            self._positions[word] = found
+        return found
 
     def _starts(self, by_first: Mapping[str, list[tuple[str, ...]]]
                 ) -> list[tuple[int, tuple[str, ...]]]:
         """Where a phrase of the table starts, with it."""
-        words, index = self.words, self._index
+        words = self.words
         out = []
         # the words in both (in C, walking the smaller: a cue list is short, a crew's names many)
-        for word in by_first.keys() & index.keys():
+        for word in by_first.keys() & self._vocabulary:
             phrases = by_first[word]
-            for i in index[word]:
+            for i in self._at(word):
                 for phrase in phrases:
                     if words[i:i + len(phrase)] == phrase:
                         out.append((i, phrase))
@@ -289,29 +301,32 @@ class Reading:
     @_once
     def universal(self) -> bool:
         """The request addresses the whole crew ("stop everything", "all robots")."""
-        words, index = self.words, self._index
-        return not UNIVERSAL.isdisjoint(index) or any(
+        words, vocabulary = self.words, self._vocabulary
+        return not UNIVERSAL.isdisjoint(vocabulary) or any(
             i + 1 < len(words) and words[i + 1].startswith(COLLECTIVES)
-            for q in QUANTIFIERS.intersection(index) for i in index[q])
+            for q in QUANTIFIERS.intersection(vocabulary) for i in self._at(q))
 
     # -- mentions -----------------------------------------------------------------------------
 
-    def mentions(self, table: PhraseTable, *, stays: bool = False) -> list[Mention]:
+    def mentions(self, table: PhraseTable, *, stays: bool = False) -> tuple[Mention, ...]:
         """Every mention of the table's phrases, the longest where they overlap, each with its
         negation and exclusivity. ``stays``: also rule out what "stays", "keep X on the
         ground" and the like say of it (robots). Read once per table (the same table object
         for the reading's life)."""
         key = (id(table), stays)
-        if key not in self._mentions:
-            self._mentions[key] = self._find_mentions(table, stays)
-        return list(self._mentions[key])
+        found = self._mentions.get(key)
+        if found is None:
+            found = self._mentions[key] = tuple(self._find_mentions(table, stays))
+        return found
 
     def _find_mentions(self, table: PhraseTable, stays: bool) -> list[Mention]:
-        spans = [(i, i + len(phrase), phrase) for i, phrase in self._starts(_by_first(table))]
-        spans.sort(key=lambda s: (s[0], -(s[1] - s[0])))  # one phrase per start and length
+        # by start, the longest first (one phrase per start and length)
+        spans = sorted([(i, -len(phrase), phrase) for i, phrase in self._starts(
+            _by_first(table))])
         out: list[Mention] = []
         taken_until = -1
-        for start, end, phrase in spans:
+        for start, size, phrase in spans:
+            end = start - size
             if start < taken_until:
                 continue  # inside a longer mention
             taken_until = end
@@ -337,7 +352,7 @@ class Reading:
                 if any(n.clause == m.clause and n.start - m.end < LIGHT_REACH
                        for n in found[k + 1:k + 2]):
                     continue  # "give a wave": the wave is the action
-                m = replace(m, light=True)
+                m = m._replace(light=True)
             out.append(m)
         return out
 
@@ -358,24 +373,31 @@ class Reading:
         return None
 
     def _stays(self, start: int, end: int) -> str | None:
-        after = self.words[end:end + 4]
-        for cue in STAYS:
-            if after[:len(cue)] == cue:
-                return self.said(start, end + len(cue))
-        keep = next((i for i in range(start - 1, max(0, start - 3) - 1, -1)
-                     if self.words[i] in KEEP), None)
-        kept = next((i for i in range(end, min(len(self.words), end + 4))
-                     if self.words[i] in KEPT), None)
-        if keep is not None and kept is not None:
-            return self.said(keep, kept + 1)
+        words = self.words
+        if end < len(words):
+            for cue in _STAYS_AFTER.get(words[end], ()):
+                if words[end:end + len(cue)] == cue:
+                    return self.said(start, end + len(cue))
+        first = max(0, start - 3)
+        if KEEP.isdisjoint(words[first:start]):
+            return None
+        keep = max(i for i in range(first, start) if words[i] in KEEP)  # the nearest
+        for kept in range(end, min(len(words), end + 4)):
+            if words[kept] in KEPT:
+                return self.said(keep, kept + 1)
         return None
 
     def _exclusive(self, start: int, end: int) -> bool:
-        before = [w for w in self.words[max(0, start - 3):start] if w not in ARTICLES]
-        after = self.words[end:end + 1]
-        return bool((before and before[-1] in EXCLUSIVE_BEFORE)
-                    or (after and after[0] in EXCLUSIVE_AFTER)
-                    or self.words[max(0, start - 2):start] == ("nothing", "but"))
+        words = self.words
+        if end < len(words) and words[end] in EXCLUSIVE_AFTER:
+            return True
+        window = words[max(0, start - 3):start]
+        if window[-2:] == ("nothing", "but"):
+            return True
+        if EXCLUSIVE_BEFORE.isdisjoint(window):
+            return False
+        before = [w for w in window if w not in ARTICLES]
+        return before[-1] in EXCLUSIVE_BEFORE  # (a word of EXCLUSIVE_BEFORE is no article)
 
     # -- quantities ---------------------------------------------------------------------------
 
@@ -385,7 +407,8 @@ class Reading:
         ("x 3 m"): "6 metres", "6 m", "6m", "2.5 m"."""
         words, seps, out = self.words, self.seps, []
         taken = 0  # the words of the last number read end here
-        for i in sorted(k for w, at in self._index.items() if w[:1].isdigit() for k in at):
+        # the words that begin with a digit, in order (words are never empty)
+        for i in compress(range(len(words)), map(str.isdigit, map(itemgetter(0), words))):
             if i < taken:
                 continue
             value, unit, end = self._number_at(i)

@@ -28,6 +28,7 @@ from itertools import compress
 from crewgate.text.cut import Cut, Found, read
 from crewgate.text.shapes import AXIS_RANGE, POINTS, YX_POINT, ZONES, Gaps, forget_gaps
 from crewgate.text.words import breaks, fold, read_words, word_stream, words
+from crewgate.values import quick_init
 
 __all__ = ["TOLERANCE", "RequestFacts", "breaks", "words"]
 
@@ -114,6 +115,7 @@ def _points(cut: Cut) -> tuple[tuple[float, float], ...]:
     return tuple(p for _, p in sorted(found))  # starts differ: no two points compare further
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class RequestFacts:
     """Everything a request states that a plan argument may have to come from."""
