@@ -19,15 +19,16 @@ ABOVE_THE_GATE = {"crewgate.orchestrator", "crewgate.cli", "crewgate.eval", "cre
 
 # The lowest layers may import nothing of crewgate's but these (and themselves).
 ONLY: dict[str, set[str]] = {
-    "codes": set(),
+    "values": set(),
+    "codes": {"crewgate.values"},
     "errors": set(),
     "jsonsafe": set(),
     "suggest": set(),
     "lease": set(),
     "limits": {"crewgate.errors"},
-    "text": {"crewgate.codes", "crewgate.errors"},
+    "text": {"crewgate.codes", "crewgate.errors", "crewgate.values"},
     "spec": {"crewgate.text", "crewgate.codes", "crewgate.errors", "crewgate.jsonsafe",
-             "crewgate.limits", "crewgate.suggest"},
+             "crewgate.limits", "crewgate.suggest", "crewgate.values"},
     "plugins": {"crewgate.errors"},
     "world": {"crewgate.spec"},
     "commands": {"crewgate.world"},
