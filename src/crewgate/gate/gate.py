@@ -38,6 +38,7 @@ from crewgate.text.request import RequestFacts
 from crewgate.world import BindingValue, World
 
 _NONE: Counter[str] = Counter()  # no progress: a plan's transitions are settled with the plan
+_NO_PARAMS: frozenset[str] = frozenset()
 
 # The codes the gate gives itself; every other code is given by a rule of the crew spec.
 GATE_CODES = frozenset({Code.MALFORMED_PLAN, Code.PLAN_TOO_LONG, Code.UNKNOWN_WORKFLOW,
@@ -222,28 +223,35 @@ class Gate:
         wf = self.crew.workflows.get(workflow) if workflow is not None else None
         if wf is None:
             self.unknown.workflow(workflow, plan_level)
-        refs = tuple(s.ref for s in plan.steps)
+        steps = plan.steps
+        refs = tuple([f"{s.robot}.{s.skill}" for s in steps])
         planned = frozenset(refs)
-        transitions: list[tuple[Problem, ...]] = []
+        transitions: list[tuple[Problem, ...]]
         if wf is not None and workflow is not None:
-            wf.check_complete(workflow, list(refs), plan_level)
+            wf.check_complete(workflow, refs, plan_level)
             started: Counter[str] = Counter()
-            for index, step in enumerate(plan.steps):
+            transitions = []
+            for index, step in enumerate(steps):
                 at = Findings(index)  # the workflow's transition, given the steps before
-                wf.check(workflow, step.robot, refs[index], started, started, planned, at)
-                started[refs[index]] += 1
+                ref = refs[index]
+                wf.check(workflow, step.robot, ref, started, started, planned, at)
+                started[ref] += 1
                 transitions.append(tuple(at.items))
         else:
             transitions = [()] * len(refs)
         # the crew's skill of each step's name, visible or not: what its effects predict
-        skills = tuple(self.crew.skill(s.robot, s.skill) for s in plan.steps)
+        robots, skill_of = self._robots, self.crew.skill
+        skills = tuple([skill_of(s.robot, s.skill) for s in steps])
+        timed, readers = False, []
+        for index, skill in enumerate(skills):
+            if skill is not None and (skill.preconditions or skill.binding_params):
+                readers.append(index)
+                timed = timed or bool(skill.binding_params)
         shape = PlanShape(
             refs, planned, tuple(plan_level.items), tuple(transitions), skills,
             self.prediction.until(skills),
-            tuple(dict.fromkeys(s.robot for s in plan.steps if s.robot in self._robots)),
-            any(s is not None and s.binding_params for s in skills),
-            tuple(i for i, s in enumerate(skills)
-                  if s is not None and (s.preconditions or s.binding_params)))
+            tuple(dict.fromkeys([s.robot for s in steps if s.robot in robots])), timed,
+            tuple(readers))
         if key is not None:
             self.settled_plans.put_shape(key, shape)
         return shape
@@ -281,7 +289,7 @@ class Gate:
         ref = step.ref
         skill = self.unknown.skill(step, mode is not Mode.FALLBACK, f)
         checked = skill.check(step.args, self.ctx, f, ref) if skill is not None else None
-        typed, given = checked if checked is not None else (None, frozenset[str]())
+        typed, given = checked if checked is not None else (None, _NO_PARAMS)
         wf = self.crew.workflows.get(workflow) if workflow is not None else None
         progress = rule = None
         rules = Findings(index)

@@ -212,6 +212,12 @@ class Workflow(SpecModel, Rule):
             into.setdefault(rule.then, []).append(rule)
         return {ref: tuple(rules) for ref, rules in into.items()}
 
+    @cached_property
+    def required(self) -> tuple[tuple[str, StepRule], ...]:
+        """The steps a plan must hold (a count's lower bound of 1 or more), in their order: the
+        only ones :meth:`check_complete` can find missing."""
+        return tuple((ref, rule) for ref, rule in self.steps.items() if rule.count.low >= 1)
+
     def describe(self, name: str) -> str:
         out = [f"### {name}: {self.description.strip()}", f"Robots: {', '.join(self.robots)}.",
                "Steps:"]
@@ -248,7 +254,7 @@ class Workflow(SpecModel, Rule):
     def check_complete(self, name: str, refs: Sequence[str], f: Findings) -> None:
         """Plan-level: required steps present, lower bounds of counts met, enough steps."""
         counts = Counter(refs)
-        for ref, rule in self.steps.items():
+        for ref, rule in self.required:
             rule.check_planned(ref, name, counts[ref], f)
         if len(refs) < self.min_steps:
             f.add(Code.MISSING_STEP, f"workflow {name!r} needs at least {self.min_steps} "

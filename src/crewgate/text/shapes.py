@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import compress, repeat
-from operator import is_not
+from operator import attrgetter, is_not
 from typing import NamedTuple
 
 from crewgate.text.grammar import Grammar, Grammars, grammar, slot
@@ -140,12 +140,13 @@ Shaped = tuple[int, tuple[int | None, ...], tuple[int | None, ...]]
 # read the points, recurs only by them).
 KEPT_SHAPES = 8192
 _shaped: dict[tuple[object, ...], Shaped] = {}
+_LOW, _SPACED = attrgetter("low"), attrgetter("spaced")  # a token's, read in C
 
 
 def _classified(gap: str, first: list[Tok], last: list[Tok], whole: list[Tok] | None) -> Gap:
-    first_lows, last_lows = tuple([t.low for t in first]), tuple([t.low for t in last])
-    key = (first_lows, tuple([t.spaced for t in first]), last_lows,
-           tuple([t.spaced for t in last]), whole is not None, spaced_end(gap),
+    first_lows, last_lows = tuple(map(_LOW, first)), tuple(map(_LOW, last))
+    key = (first_lows, tuple(map(_SPACED, first)), last_lows,
+           tuple(map(_SPACED, last)), whole is not None, spaced_end(gap),
            gap.startswith("."), gap.endswith("."), bool(gap))
     found = _shaped.get(key)
     if found is None:

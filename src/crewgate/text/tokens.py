@@ -64,8 +64,7 @@ def split_numbers(text: str) -> list[str]:
     return NUMBER.split(text)
 
 
-def _tok(gap: str, start: int, end: int) -> Tok:
-    return Tok(gap[start:end].lower(), start, end, start > 0 and gap[start - 1].isspace())
+_new = tuple.__new__  # a Tok built in C (its generated __new__ is a Python function)
 
 
 def tail_of(gap: str, endings: Container[tuple[str, ...]]) -> list[Tok]:
@@ -77,11 +76,14 @@ def tail_of(gap: str, endings: Container[tuple[str, ...]]) -> list[Tok]:
     found: list[Tok] = []
     lows: tuple[str, ...] = ()
     for m in TOKEN.finditer(gap[::-1]):
-        tok = _tok(gap, size - m.end(), size - m.start())
-        lows = (tok.low, *lows)
+        back, ahead = m.span()
+        start = size - ahead
+        low = gap[start:size - back].lower()
+        lows = (low, *lows)
         if lows not in endings:
             break
-        found.append(tok)
+        found.append(_new(Tok, (low, start, size - back,
+                                start > 0 and gap[start - 1].isspace())))
     found.reverse()
     return found
 
@@ -94,9 +96,11 @@ def head_of(gap: str, beginnings: Container[tuple[str, ...]]) -> list[Tok]:
     found: list[Tok] = []
     lows: tuple[str, ...] = ()
     for m in TOKEN.finditer(gap):
-        tok = _tok(gap, m.start(), m.end())
-        found.append(tok)
-        lows = (*lows, tok.low)
+        start, end = m.span()
+        low = gap[start:end].lower()
+        found.append(_new(Tok, (low, start, end,
+                                start > 0 and gap[start - 1].isspace())))
+        lows = (*lows, low)
         if lows not in beginnings:
             break
     return found
