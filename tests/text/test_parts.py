@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from crewgate.text.intent import CLAUSE_JOINS, Reading
+from crewgate.text.intent import CLAUSE_JOINS, SCAN_WORDS, Reading
 
 PIECES = ["and", "but", "or", "then", "so", "yet", "while", "the", "drone", "rover", "go",
           "land", "x", "5", "2.5", ",", ".", ";", ":", "!", "?", " - ", "—", "–", ", and"]
@@ -36,3 +36,23 @@ def test_a_comma_then_a_joining_word_begins_a_part_and_a_stop_a_clause() -> None
     assert reading.words == ("land", "the", "drone", "and", "the", "rover", "goes", "home",
                              "then", "wave", "please")
     assert reading.part_start == [0, 0, 0, 3, 3, 3, 3, 3, 8, 8, 8]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["drone", "rover", "the", "go", "land", "stay", "x"]),
+                min_size=1, max_size=150))
+def test_a_word_is_found_where_it_stands_in_a_short_or_long_request(words: list[str]) -> None:
+    reading = Reading(" ".join(words))
+    for word in dict.fromkeys(reversed(words)):
+        assert reading._at(word) == [i for i, w in enumerate(words) if w == word]
+
+
+def test_a_long_request_lists_every_word_at_once_a_short_one_only_those_looked_up() -> None:
+    """Looking up many distinct words of a long request (a crew of 10,000 skills named in it)
+    stays linear: one pass lists them all, not a scan of the request per word."""
+    long = Reading(" ".join(f"w{i % 500}" for i in range(SCAN_WORDS * 20)))
+    assert long._at("w7") == list(range(7, SCAN_WORDS * 20, 500))
+    assert len(long._positions) == 500
+    short = Reading("the drone and the rover")
+    assert short._at("the") == [0, 3]
+    assert list(short._positions) == ["the"]

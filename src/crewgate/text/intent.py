@@ -29,6 +29,8 @@ STOPS = frozenset(".!?;:—–")  # marks that end a clause
 CONTRAST = frozenset({"but", "instead", "however", "though", "although", "rather", "just",
                       "only", "then", "while", "whereas", "yet"})
 WINDOW = 10  # words a negation reaches, at most
+# a request of more words has every word's positions listed at once (Reading._at)
+SCAN_WORDS = 64
 NEGATIONS: tuple[tuple[str, ...], ...] = (
     ("do", "not"), ("don", "t"), ("dont",), ("does", "not"), ("doesn", "t"), ("must", "not"),
     ("mustn", "t"), ("should", "not"), ("shouldn", "t"), ("never",), ("not",), ("no",),
@@ -215,10 +217,16 @@ class Reading:
         self._positions: dict[str, list[int]] = {}  # of the words looked up, where each stands
 
     def _at(self, word: str) -> list[int]:
-        """Where the word stands (found in C: most words of a request occur once)."""
+        """Where a word of the request stands. In a short request, found in C for the words
+        looked up (most occur once); in a long one, every word's positions listed in one pass,
+        so that looking up many distinct words stays linear."""
         found = self._positions.get(word)
         if found is None:
             words = self.words
+            if len(words) > SCAN_WORDS:
+                for i, w in enumerate(words):
+                    self._positions.setdefault(w, []).append(i)
+                return self._positions[word]
             found = [words.index(word)]
             if words.count(word) > 1:
                 found = [i for i, w in enumerate(words) if w == word]
