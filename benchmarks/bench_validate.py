@@ -43,7 +43,8 @@ validating a 200-step plan takes <= 5 ms (median), for each long plan.
 this crewgate and by the one at ``SRC/src`` (a git worktree of an earlier commit: ``git
 worktree add /tmp/before COMMIT``), each in child processes, alternating, 7 children each
 (``--quick``: 3) of 5 rounds; each child's figures are its medians, divided by its own JSON round
-trip; the table gives the median child.
+trip; the table gives the median child, and the median and range of after / before over the
+pairs of children run one after the other.
 
 ``--opcodes`` (informational; nothing else is measured then): the bytecode operations one study
 pass executes, per crew, counted by ``sys.settrace``; with ``--before SRC``, the same for that
@@ -381,12 +382,17 @@ def before_after(src: str, children: int) -> int:
             ratio = Stats.of([p["pass"] / p["json"] for p in per]).median_ns
             cold = Stats.of([p["cold"] / p["json"] for p in per]).median_ns
             cells += [fmt(us, 1), f"{ratio:.2f}x", f"{cold:.2f}x"]
+        # each child beside the one run right before it: the machine's load moves both alike
+        paired = sorted((a[name]["pass"] / a[name]["json"]) / (b[name]["pass"] / b[name]["json"])
+                        for b, a in zip(results["before"], results["after"], strict=True))
+        cells.append(f"{Stats.of(paired).median_ns:.3f} ({paired[0]:.3f} - {paired[-1]:.3f})")
         rows.append([name, *cells])
     print(f"Study corpus, the crewgate at {src} (before) and this one (after), {children} child "
           "processes each, alternating; median child; x = per plan / a JSON round trip of the "
-          "same plans in the same child")
+          "same plans in the same child; after / before: each pair of children run one after "
+          "the other, median (range)")
     print(table(["crew", "before us/plan", "before / json", "before cold / json",
-                 "after us/plan", "after / json", "after cold / json"], rows))
+                 "after us/plan", "after / json", "after cold / json", "after / before"], rows))
     return 0
 
 
