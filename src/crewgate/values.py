@@ -21,9 +21,9 @@ def quick_init(cls: type[T]) -> type[T]:
     no default factory and every field in ``__init__``) by one that writes its slots directly.
     The source is built from the class's own field names, never from data."""
     params = getattr(cls, "__dataclass_params__", None)
-    fields = dataclasses.fields(cls)  # type: ignore[arg-type]
     if params is None or not params.frozen or "__slots__" not in cls.__dict__:
         raise TypeError(f"{cls.__name__}: quick_init is for frozen, slotted dataclasses")
+    fields = dataclasses.fields(cls)  # type: ignore[arg-type]
     if hasattr(cls, "__post_init__") or any(
             not f.init or f.default_factory is not dataclasses.MISSING for f in fields):
         raise TypeError(f"{cls.__name__}: quick_init takes no __post_init__, default factory "

@@ -224,7 +224,7 @@ class Gate:
         if wf is None:
             self.unknown.workflow(workflow, plan_level)
         steps = plan.steps
-        refs = tuple([f"{s.robot}.{s.skill}" for s in steps])
+        refs = tuple([s.ref for s in steps])
         planned = frozenset(refs)
         transitions: list[tuple[Problem, ...]]
         if wf is not None and workflow is not None:

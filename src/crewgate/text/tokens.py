@@ -67,6 +67,11 @@ def split_numbers(text: str) -> list[str]:
 _new = tuple.__new__  # a Tok built in C (its generated __new__ is a Python function)
 
 
+def _tok(gap: str, start: int, end: int) -> Tok:
+    return _new(Tok, (gap[start:end].lower(), start, end,
+                      start > 0 and gap[start - 1].isspace()))
+
+
 def tail_of(gap: str, endings: Container[tuple[str, ...]]) -> list[Tok]:
     """The last tokens of a gap, in reading order, as many as end some token sequence of
     ``endings`` (lower-case words): no pattern that ends the gap reaches further back, so the
@@ -77,13 +82,11 @@ def tail_of(gap: str, endings: Container[tuple[str, ...]]) -> list[Tok]:
     lows: tuple[str, ...] = ()
     for m in TOKEN.finditer(gap[::-1]):
         back, ahead = m.span()
-        start = size - ahead
-        low = gap[start:size - back].lower()
-        lows = (low, *lows)
+        tok = _tok(gap, size - ahead, size - back)
+        lows = (tok.low, *lows)
         if lows not in endings:
             break
-        found.append(_new(Tok, (low, start, size - back,
-                                start > 0 and gap[start - 1].isspace())))
+        found.append(tok)
     found.reverse()
     return found
 
@@ -96,11 +99,9 @@ def head_of(gap: str, beginnings: Container[tuple[str, ...]]) -> list[Tok]:
     found: list[Tok] = []
     lows: tuple[str, ...] = ()
     for m in TOKEN.finditer(gap):
-        start, end = m.span()
-        low = gap[start:end].lower()
-        found.append(_new(Tok, (low, start, end,
-                                start > 0 and gap[start - 1].isspace())))
-        lows = (*lows, low)
+        tok = _tok(gap, *m.span())
+        found.append(tok)
+        lows = (*lows, tok.low)
         if lows not in beginnings:
             break
     return found
