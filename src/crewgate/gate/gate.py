@@ -10,11 +10,11 @@ is complete); nothing here raises on bad input.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from operator import is_
+from types import MappingProxyType
 from typing import Any, cast
 
 from crewgate.codes import Code, Findings, Problem
@@ -35,9 +35,11 @@ from crewgate.spec import Crew
 from crewgate.spec.expressions import State
 from crewgate.spec.intent import Held, PlannedStep, Typed
 from crewgate.text.request import RequestFacts
+from crewgate.values import tuple_of
 from crewgate.world import BindingValue, World
 
-_NONE: Counter[str] = Counter()  # no progress: a plan's transitions are settled with the plan
+# no progress: a plan's transitions are settled with the plan
+_NONE: Mapping[str, int] = MappingProxyType({})
 _NO_PARAMS: frozenset[str] = frozenset()
 
 # The codes the gate gives itself; every other code is given by a rule of the crew spec.
@@ -197,19 +199,20 @@ class Gate:
             requested = tuple(found.items)
             verdicts.append(clean(index, step.robot, step.skill, settled.workflow,
                                   (*settled.before, *rules, *requested)))
-            steps[index] = Settled(settled.skill, settled.typed, settled.given,
-                                   settled.workflow, None, settled.before, rules, requested,
-                                   verdicts[-1], settled.planned, settled.direct)
+            steps[index] = tuple_of(Settled, (settled.skill, settled.typed, settled.given,
+                                          settled.workflow, None, settled.before, rules,
+                                          requested, verdicts[-1], settled.planned,
+                                          settled.direct))
         problems = tuple(plan_level.items)
         # the world adds to no step but through its robot's availability (no preconditions,
         # runtime bindings or predicted state to read): validation checks just that
         still = not shape.until and not any(
             steps[i].skill is not None and steps[i].typed is not None for i in shape.readers)
-        return SettledPlan(facts, shape.refs, shape.planned, tuple(steps), shape.skills,
-                           problems, shape.until, tuple(verdicts),
-                           PlanVerdict(problems=problems, steps=tuple(verdicts),
-                                       workflow=plan.workflow), still, shape.robots,
-                           shape.timed, {})
+        return tuple_of(SettledPlan, (facts, shape.refs, shape.planned, tuple(steps), shape.skills,
+                                  problems, shape.until, tuple(verdicts),
+                                  PlanVerdict(problems=problems, steps=tuple(verdicts),
+                                              workflow=plan.workflow), still, shape.robots,
+                                  shape.timed, {}))
 
     def shape(self, plan: Plan) -> PlanShape:
         """What the plan's workflow and its steps' names settle, whatever their arguments and
@@ -229,13 +232,13 @@ class Gate:
         transitions: list[tuple[Problem, ...]]
         if wf is not None and workflow is not None:
             wf.check_complete(workflow, refs, plan_level)
-            started: Counter[str] = Counter()
+            started: dict[str, int] = {}
             transitions = []
             for index, step in enumerate(steps):
                 at = Findings(index)  # the workflow's transition, given the steps before
                 ref = refs[index]
                 wf.check(workflow, step.robot, ref, started, started, planned, at)
-                started[ref] += 1
+                started[ref] = started.get(ref, 0) + 1
                 transitions.append(tuple(at.items))
         else:
             transitions = [()] * len(refs)
@@ -267,8 +270,8 @@ class Gate:
         state: State,
         now: float,
         bindings: Mapping[str, BindingValue],
-        started: Counter[str],
-        completed: Counter[str],
+        started: Mapping[str, int],
+        completed: Mapping[str, int],
         planned: frozenset[str] = frozenset(),
         produced: set[str] | frozenset[str] = frozenset(),
         held: Held | None = None,
@@ -316,15 +319,16 @@ class Gate:
                                           (typed, given), skill, rule)
             direct = facts is not None and self.intent.direct(
                 self.intent.brief(facts.text), planned, facts)
-            return Settled(skill, typed, given, wf, progress, before, ruled, requested, None,
-                           planned, direct)
-        return Settled(skill, typed, given, wf, progress, before, ruled, requested,
-                       clean(index, step.robot, step.skill, wf, (*before, *ruled, *requested)))
+            return tuple_of(Settled, (skill, typed, given, wf, progress, before, ruled, requested,
+                                  None, planned, direct))
+        return tuple_of(Settled, (skill, typed, given, wf, progress, before, ruled, requested,
+                              clean(index, step.robot, step.skill, wf,
+                                    (*before, *ruled, *requested)), None, False))
 
     def judge(self, settled: Settled, index: int, step: Step, mode: Mode,
               workflow: str | None, state: State, now: float,
-              bindings: Mapping[str, BindingValue], started: Counter[str],
-              completed: Counter[str], planned: frozenset[str] = frozenset(),
+              bindings: Mapping[str, BindingValue], started: Mapping[str, int],
+              completed: Mapping[str, int], planned: frozenset[str] = frozenset(),
               produced: set[str] | frozenset[str] = frozenset()) -> StepCheck:
         """The step's verdict now: its settled problems, in the order of the checks, with
         what can change since (the workflow's progress, availability, preconditions,
@@ -336,8 +340,8 @@ class Gate:
 
     def _judged(self, settled: Settled, index: int, step: Step, mode: Mode,
                 workflow: str | None, state: State, now: float,
-                bindings: Mapping[str, BindingValue], started: Counter[str],
-                completed: Counter[str], planned: frozenset[str],
+                bindings: Mapping[str, BindingValue], started: Mapping[str, int],
+                completed: Mapping[str, int], planned: frozenset[str],
                 produced: set[str] | frozenset[str],
                 resolved: dict[str, BindingValue] | None = None) -> StepVerdict:
         """:meth:`judge`'s verdict (``resolved``, when given, receives the bindings read)."""

@@ -23,7 +23,7 @@ from crewgate.spec.base import Rule
 from crewgate.text.intent import Mention, PhraseTable, Quantity, Reading, unit_key
 from crewgate.text.request import RequestFacts, Zone
 from crewgate.text.words import words
-from crewgate.values import quick_init
+from crewgate.values import quick_init, tuple_of
 
 if TYPE_CHECKING:
     from crewgate.spec.crew import Crew
@@ -490,9 +490,10 @@ class Intent(IntentChecks, Rule):
         if rule is None:
             wf = self.crew.workflows.get(workflow or "")
             rule = wf.steps.get(ref) if wf is not None else None
-        return PlannedStep(robot, ref, values, given, rule is not None and rule.count.low >= 1,
-                           skill is not None and skill.visible,
-                           rule.count.high if rule is not None else None)
+        return tuple_of(PlannedStep, (robot, ref, values, given,
+                                  rule is not None and rule.count.low >= 1,
+                                  skill is not None and skill.visible,
+                                  rule.count.high if rule is not None else None))
 
     def _typed(self, skill: Skill | None, args: Mapping[str, Any]) -> Typed:
         checked = skill.check(dict(args), self.crew.context, Findings(None), "") if skill else None

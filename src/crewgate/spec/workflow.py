@@ -8,7 +8,6 @@ earlier steps) and per-dispatch authorization (counting the steps dispatched and
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
@@ -152,8 +151,8 @@ class OrderRule(SpecModel, Rule):
         why = f" ({self.why})" if self.why else ""
         return f"- {self.then} only after {self.first} has completed{why}"
 
-    def check(self, planned: Collection[str], completed: Counter[str], f: Findings) -> None:
-        if self.first in planned and completed[self.first] == 0:
+    def check(self, planned: Collection[str], completed: Mapping[str, int], f: Findings) -> None:
+        if self.first in planned and not completed.get(self.first):
             why = f": {self.why}" if self.why else ""
             f.add(Code.ORDER_VIOLATION, f"{self.then} before {self.first} has completed{why}")
 
@@ -232,8 +231,9 @@ class Workflow(SpecModel, Rule):
             out.append("Example requests: " + " | ".join(repr(e) for e in self.examples))
         return "\n".join(out)
 
-    def check(self, name: str, robot: str, ref: str, started: Counter[str],
-              completed: Counter[str], planned: Collection[str], f: Findings) -> StepRule | None:
+    def check(self, name: str, robot: str, ref: str, started: Mapping[str, int],
+              completed: Mapping[str, int], planned: Collection[str], f: Findings
+              ) -> StepRule | None:
         """Is step ``ref`` (of ``robot``) the next authorized transition, given the steps
         started (earlier in the plan, or dispatched) and completed so far? Its step rule, for
         the argument rules, when it is one of the contract's steps."""
@@ -246,16 +246,18 @@ class Workflow(SpecModel, Rule):
                 f.add(Code.BAD_ASSIGNMENT, f"{ref} is not a step of workflow {name!r} "
                       f"(allowed: {', '.join(self.steps)})")
             return None
-        rule.check(ref, name, started[ref] + 1, f)
+        rule.check(ref, name, started.get(ref, 0) + 1, f)
         for order in self.order_into.get(ref, ()):
             order.check(planned, completed, f)
         return rule
 
     def check_complete(self, name: str, refs: Sequence[str], f: Findings) -> None:
         """Plan-level: required steps present, lower bounds of counts met, enough steps."""
-        counts = Counter(refs)
+        counts: dict[str, int] = {}  # (a plain dict: a Counter costs more than a short plan)
+        for ref in refs:
+            counts[ref] = counts.get(ref, 0) + 1
         for ref, rule in self.required:
-            rule.check_planned(ref, name, counts[ref], f)
+            rule.check_planned(ref, name, counts.get(ref, 0), f)
         if len(refs) < self.min_steps:
             f.add(Code.MISSING_STEP, f"workflow {name!r} needs at least {self.min_steps} "
                   f"step(s); the plan has {len(refs)}")

@@ -20,6 +20,7 @@ from operator import contains, itemgetter
 from typing import Any, Generic, NamedTuple, TypeVar, overload
 
 from crewgate.text.words import word_stream
+from crewgate.values import tuple_of
 
 T = TypeVar("T")
 
@@ -341,8 +342,9 @@ class Reading:
             negated = self._negation(start, end)
             if negated is None and stays:
                 negated = self._stays(start, end)
-            out.append(Mention(start, end, " ".join(phrase), table[phrase],
-                               self.clause_of[start], negated, self._exclusive(start, end)))
+            out.append(tuple_of(Mention, (start, end, " ".join(phrase), table[phrase],
+                                      self.clause_of[start], negated,
+                                      self._exclusive(start, end), False)))
         return out
 
     def actions(self, table: PhraseTable, things: Iterable[Mention]) -> list[Mention]:

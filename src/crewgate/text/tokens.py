@@ -22,6 +22,8 @@ import re
 from collections.abc import Container, Iterator
 from typing import Literal, NamedTuple
 
+from crewgate.values import tuple_of
+
 # A number as requests write it: a sign, digits and an optional decimal part (or ".5"), and an
 # optional unit "m"; never glued to a word ("TB3") nor part of a longer decimal ("1.2.3"). A lone
 # x or y glued before it is a label, not part of a word ("x3", "y-2.0" read as "x 3", "y -2.0").
@@ -64,11 +66,10 @@ def split_numbers(text: str) -> list[str]:
     return NUMBER.split(text)
 
 
-_new = tuple.__new__  # a Tok built in C (its generated __new__ is a Python function)
 
 
 def _tok(gap: str, start: int, end: int) -> Tok:
-    return _new(Tok, (gap[start:end].lower(), start, end,
+    return tuple_of(Tok, (gap[start:end].lower(), start, end,
                       start > 0 and gap[start - 1].isspace()))
 
 
