@@ -171,6 +171,22 @@ def test_excluded_robot_paraphrases(sar: Crew, request_: str) -> None:
     assert {i for i, _ in codes(v)} == {2}  # the drone's steps are untouched
 
 
+@pytest.mark.parametrize("altitude", ["2", "2.5"])
+def test_a_decimal_point_does_not_end_a_prohibition(sar: Crew, altitude: str) -> None:
+    """"1.5" is one number, not the end of a sentence: the prohibition reaches the rover past it,
+    as it does past "2" (it used to stop there, leaving only an unclear negation)."""
+    v = check(sar, f"Search x 0 to 5, y 0 to 5; do not climb above {altitude} m or send the rover.",
+              plan("search_and_dispatch", *SEARCH, DISPATCH))
+    said = f"do not climb above {altitude} m or send"
+    assert found(v) == [
+        (0, "substituted_value", f"the request states '{altitude} m' for iris.takeoff altitude; "
+         "the plan gives 3 (the default)"),
+        (1, "substituted_value", f"the request states '{altitude} m' for iris.search_target "
+         "altitude; the plan gives 3 (the default)"),
+        (2, "excluded_robot", f"the request rules out tb3: '{said} the rover'"),
+        (2, "negated_step", f"the request rules out tb3.navigate_to here: '{said}'")]
+
+
 def test_keep_the_drone_on_the_ground_rules_out_every_drone_step(sar: Crew) -> None:
     v = check(sar, "Drive the rover to x 2, y 1; keep the drone on the ground.",
               plan("search_and_dispatch", *SEARCH, DISPATCH))

@@ -38,6 +38,14 @@ def test_a_comma_then_a_joining_word_begins_a_part_and_a_stop_a_clause() -> None
     assert reading.part_start == [0, 0, 0, 3, 3, 3, 3, 3, 8, 8, 8]
 
 
+def test_a_decimal_point_ends_no_clause_a_full_stop_does() -> None:
+    reading = Reading("Climb to 1.5 m, then land at 2. 5 robots wait.")
+    assert reading.words == ("climb", "to", "1", "5", "m", "then", "land", "at", "2", "5",
+                             "robots", "wait")
+    assert reading.clause_of == [0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1]
+    assert reading.clause_starts == [0, 9, 12]
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.sampled_from(["drone", "rover", "the", "go", "land", "stay", "x"]),
                 min_size=1, max_size=150))

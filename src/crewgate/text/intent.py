@@ -16,7 +16,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from itertools import accumulate, compress, repeat
-from operator import contains, itemgetter
+from operator import contains, eq, itemgetter
 from typing import Any, Generic, NamedTuple, TypeVar, overload
 
 from crewgate.text.words import word_stream
@@ -200,6 +200,10 @@ class Reading:
         # whether a separator ends a clause, judged once per distinct one
         ends = {sep: not STOPS.isdisjoint(sep) or " - " in sep for sep in set(seps)}
         ended = list(map(ends.__getitem__, seps))
+        if "." in ends:  # a decimal point ("1.5": words "1" and "5") ends no clause
+            for i in compress(range(n - 1), map(eq, seps[:n - 1], repeat("."))):
+                if words[i][-1].isdigit() and words[i + 1][0].isdigit():
+                    ended[i] = False
         # clause_of[i]: the clauses ended before word i
         self.clause_of: list[int] = list(accumulate(ended[:n - 1], initial=0)) if n else []
         self.clause_starts = [0, *compress(range(1, n + 1), ended)]
