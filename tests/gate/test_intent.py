@@ -6,6 +6,8 @@ step carries), are accepted or refused as the rule says."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -13,6 +15,7 @@ import pytest
 from crewgate.gate import Gate, MissionGate, PlanVerdict
 from crewgate.plan import Plan, parse_plan
 from crewgate.spec import Crew
+from crewgate.suites import load_suite
 from tests.conftest import plan, sim_world
 
 Step = tuple[str, str, dict[str, Any]]
@@ -185,6 +188,72 @@ def test_a_decimal_point_does_not_end_a_prohibition(sar: Crew, altitude: str) ->
          "altitude; the plan gives 3 (the default)"),
         (2, "excluded_robot", f"the request rules out tb3: '{said} the rover'"),
         (2, "negated_step", f"the request rules out tb3.navigate_to here: '{said}'")]
+
+
+# a number as the suites write it (not glued to a word, not part of a longer decimal)
+_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.]\d)")
+
+
+def _brief_facts(gate: Gate, request: str) -> tuple[object, ...]:
+    """What a request's reading holds a plan to, apart from the values themselves (the words
+    it quotes folded to one case and single spaces)."""
+    b = gate.intent.read(request)
+
+    def said(text: str | None) -> str | None:
+        return None if text is None else " ".join(text.lower().split())
+
+    return (sorted(b.excluded), sorted(b.only), sorted(b.named), sorted(b.free),
+            [said(m.phrase) for m in b.negated], [said(m.phrase) for m in b.actions],
+            sorted(b.only_actions), said(b.unclear), said(b.retracted), len(b.zones),
+            len(b.points), b.universal, [s.params for s in b.stated])
+
+
+def test_how_a_number_is_written_changes_nothing_else_the_request_says(sar: Crew) -> None:
+    """Every numeric request of the packaged sar suites, its numbers written as integers or
+    with decimals ("5", "5.5", "5.0", "5.25"), is read alike: who is named, excluded or alone,
+    what is negated or asked, what is unclear. (A decimal point used to end a clause: 25 of
+    these requests were read otherwise.)"""
+    gate = Gate(sar)
+    requests = sorted({s.request for suite in ("study", "extended", "holdout")
+                       for s in load_suite("sar", suite).scenarios})
+    numeric = [r for r in requests if _NUMBER.search(r)]
+    assert len(numeric) == 173
+    for request in numeric:
+        readings = {fraction: _brief_facts(gate, _written(request, fraction))
+                    for fraction in ("", ".5", ".0", ".25")}
+        assert len(set(map(repr, readings.values()))) == 1, (request, readings)
+
+
+def _written(request: str, fraction: str) -> str:
+    """The request with each number's integer part followed by ``fraction``."""
+    return _NUMBER.sub(lambda m: m.group().split(".")[0] + fraction, request)
+
+
+# ways of writing a request that say the same: how it is spaced, cased, or its dashes typed
+_REWRITES: dict[str, Callable[[str], str]] = {
+    "tabs": lambda r: r.replace(" ", "\t"),
+    "double spaces": lambda r: r.replace(" ", "  "),
+    "a line break after each comma": lambda r: r.replace(", ", ",\n"),
+    "upper case": str.upper,
+    "a double hyphen for a dash": lambda r: r.replace(" - ", " -- "),
+}
+
+
+@pytest.mark.parametrize("rewrite", list(_REWRITES))
+def test_how_a_request_is_spaced_cased_or_dashed_changes_nothing(sar: Crew, g1_go2: Crew,
+                                                                rewrite: str) -> None:
+    """Every request of both packaged crews' suites reads alike rewritten. (A hyphen between
+    tabs, or a double hyphen, did not end a clause: "No walking for the quadruped today\t-\tthe
+    humanoid should just wave" ruled out the humanoid too.)"""
+    changed = 0
+    for crew in (sar, g1_go2):
+        gate = Gate(crew)
+        for request in sorted({s.request for suite in ("study", "extended", "holdout")
+                               for s in load_suite(crew.name, suite).scenarios}):
+            other = _REWRITES[rewrite](request)
+            changed += other != request
+            assert _brief_facts(gate, other) == _brief_facts(gate, request), (request, other)
+    assert changed > 0
 
 
 def test_keep_the_drone_on_the_ground_rules_out_every_drone_step(sar: Crew) -> None:

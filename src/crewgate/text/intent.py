@@ -27,6 +27,7 @@ T = TypeVar("T")
 PhraseTable = Mapping[tuple[str, ...], frozenset[str]]  # phrase words -> referents
 
 STOPS = frozenset(".!?;:—–")  # marks that end a clause
+DASH = re.compile(r"\s-+\s")  # so does a hyphen (or "--") between whitespace: " - ", "\t--\n"
 CONTRAST = frozenset({"but", "instead", "however", "though", "although", "rather", "just",
                       "only", "then", "while", "whereas", "yet"})
 WINDOW = 10  # words a negation reaches, at most
@@ -198,7 +199,8 @@ class Reading:
         words, seps = self.words, self.seps
         n = len(words)
         # whether a separator ends a clause, judged once per distinct one
-        ends = {sep: not STOPS.isdisjoint(sep) or " - " in sep for sep in set(seps)}
+        ends = {sep: not STOPS.isdisjoint(sep) or DASH.search(sep) is not None
+                for sep in set(seps)}
         ended = list(map(ends.__getitem__, seps))
         if "." in ends:  # a decimal point ("1.5": words "1" and "5") ends no clause
             for i in compress(range(n - 1), map(eq, seps[:n - 1], repeat("."))):
