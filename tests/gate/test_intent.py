@@ -16,6 +16,7 @@ from crewgate.gate import Gate, MissionGate, PlanVerdict
 from crewgate.plan import Plan, parse_plan
 from crewgate.spec import Crew
 from crewgate.suites import load_suite
+from crewgate.text.request import RequestFacts
 from tests.conftest import plan, sim_world
 
 Step = tuple[str, str, dict[str, Any]]
@@ -208,6 +209,13 @@ def _brief_facts(gate: Gate, request: str) -> tuple[object, ...]:
             len(b.points), b.universal, [s.params for s in b.stated])
 
 
+def _values(gate: Gate, request: str) -> tuple[object, ...]:
+    """The values a request states, as its reading and its facts hold them."""
+    b, facts = gate.intent.read(request), RequestFacts.read(request)
+    return (b.zones, b.points, [s.quantity.value for s in b.stated], facts.numbers,
+            facts.points, facts.zones, facts.tokens)
+
+
 def test_how_a_number_is_written_changes_nothing_else_the_request_says(sar: Crew) -> None:
     """Every numeric request of the packaged sar suites, its numbers written as integers or
     with decimals ("5", "5.5", "5.0", "5.25"), is read alike: who is named, excluded or alone,
@@ -236,15 +244,24 @@ _REWRITES: dict[str, Callable[[str], str]] = {
     "a line break after each comma": lambda r: r.replace(", ", ",\n"),
     "upper case": str.upper,
     "a double hyphen for a dash": lambda r: r.replace(" - ", " -- "),
+    "non-breaking spaces": lambda r: r.replace(" ", "\u00a0"),
+    "zero-width spaces": lambda r: r.replace(" ", " \u200b"),
+    "soft hyphens inside words": lambda r: re.sub(r"([a-z]{3})([a-z]{3})", "\\1\u00ad\\2", r),
+    "curly apostrophes": lambda r: r.replace("'", "\u2019"),
+    "fullwidth commas": lambda r: r.replace(",", "\uff0c"),
+    "minus signs": lambda r: re.sub(r"(?<=[\s(\[])-(?=\d)", "\u2212", r),
+    "en dashes for minus signs": lambda r: re.sub(r"(?<=[\s(\[])-(?=\d)", "\u2013", r),
 }
 
 
 @pytest.mark.parametrize("rewrite", list(_REWRITES))
-def test_how_a_request_is_spaced_cased_or_dashed_changes_nothing(sar: Crew, g1_go2: Crew,
+def test_how_a_request_is_typed_changes_nothing(sar: Crew, g1_go2: Crew,
                                                                 rewrite: str) -> None:
-    """Every request of both packaged crews' suites reads alike rewritten. (A hyphen between
-    tabs, or a double hyphen, did not end a clause: "No walking for the quadruped today\t-\tthe
-    humanoid should just wave" ruled out the humanoid too.)"""
+    """Every request of both packaged crews' suites reads alike rewritten, the values it states
+    included. (A hyphen between tabs, or a double hyphen, did not end a clause: "No walking for
+    the quadruped today\t-\tthe humanoid should just wave" ruled out the humanoid too; an en
+    dash written for a minus was dropped, "x –2" stating 2; a zero-width space or a fullwidth
+    comma hid the zones.)"""
     changed = 0
     for crew in (sar, g1_go2):
         gate = Gate(crew)
@@ -253,6 +270,7 @@ def test_how_a_request_is_spaced_cased_or_dashed_changes_nothing(sar: Crew, g1_g
             other = _REWRITES[rewrite](request)
             changed += other != request
             assert _brief_facts(gate, other) == _brief_facts(gate, request), (request, other)
+            assert _values(gate, other) == _values(gate, request), (request, other)
     assert changed > 0
 
 

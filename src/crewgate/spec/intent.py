@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import re
+from bisect import bisect_left
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
@@ -22,7 +23,7 @@ from crewgate.codes import Code, Findings, Problem
 from crewgate.spec.base import Rule
 from crewgate.text.intent import Mention, PhraseTable, Quantity, Reading, unit_key
 from crewgate.text.request import RequestFacts, Zone
-from crewgate.text.words import words
+from crewgate.text.words import clean, words
 from crewgate.values import quick_init, tuple_of
 
 if TYPE_CHECKING:
@@ -608,7 +609,7 @@ class Intent(IntentChecks, Rule):
             brief.points += whole.points
             brief.zones += whole.zones
             return
-        for clause in CLAUSE_BREAK.split(text):
+        for clause in CLAUSE_BREAK.split(clean(text)):  # as it reads (crewgate.text.words)
             if DIGIT.search(clause) is None:
                 continue  # no number: no point, no zone
             facts = RequestFacts.read(clause)
@@ -648,14 +649,15 @@ class Intent(IntentChecks, Rule):
     def _unclear(self, reading: Reading, start: int) -> str | None:
         # where each known thing is named (the robots' mentions as read for the brief: where
         # they stand does not depend on what "stays" says of them)
-        known = [*reading.mentions(self.robots, stays=True),
-                 *(m for table in (self.skills, self.places, self.objects)
-                   for m in reading.mentions(table))]
+        known = sorted([m.start for m in reading.mentions(self.robots, stays=True)]
+                       + [m.start for table in (self.skills, self.places, self.objects)
+                          for m in reading.mentions(table)])
         for scope in reading.scopes:
             if scope.start < start or not scope.opens or scope.cue not in (
                     "do not", "don't", "dont", "never", "must not", "should not"):
                 continue
-            if not any(scope.start <= m.start < scope.end for m in known) and (
+            first = bisect_left(known, scope.start)  # the first thing named in the scope
+            if not (first < len(known) and known[first] < scope.end) and (
                     reading.nothing_moves is None):
                 return f"{scope.cue} {reading.said(scope.start, scope.end)}".strip()
         return None

@@ -12,6 +12,7 @@ words; tables are indexed by first word; every scope and window is bounded.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -27,6 +28,7 @@ T = TypeVar("T")
 PhraseTable = Mapping[tuple[str, ...], frozenset[str]]  # phrase words -> referents
 
 STOPS = frozenset(".!?;:—–")  # marks that end a clause
+_JOINING = frozenset(".–—")  # marks of STOPS that join two digits ("1.5", "3–7")
 DASH = re.compile(r"\s-+\s")  # so does a hyphen (or "--") between whitespace: " - ", "\t--\n"
 CONTRAST = frozenset({"but", "instead", "however", "though", "although", "rather", "just",
                       "only", "then", "while", "whereas", "yet"})
@@ -61,6 +63,8 @@ NOTHING_MOVES: tuple[tuple[str, ...], ...] = (
     ("stay", "put", "everyone"), ("everyone", "stays", "put"),
 )
 TAKING_BACK = RETRACTIONS + NOTHING_MOVES  # what takes back what came before
+_LONGEST_NEGATION = max(map(len, NEGATIONS))
+_LONGEST_TAKING_BACK = max(map(len, TAKING_BACK))
 EXCLUSIVE_BEFORE = frozenset({"only", "just", "solely", "exclusively"})
 EXCLUSIVE_AFTER = frozenset({"only", "alone", "exclusively", "solely"})
 ARTICLES = frozenset({"the", "a", "an", "our", "my", "your", "that", "this"})
@@ -202,8 +206,9 @@ class Reading:
         ends = {sep: not STOPS.isdisjoint(sep) or DASH.search(sep) is not None
                 for sep in set(seps)}
         ended = list(map(ends.__getitem__, seps))
-        if "." in ends:  # a decimal point ("1.5": words "1" and "5") ends no clause
-            for i in compress(range(n - 1), map(eq, seps[:n - 1], repeat("."))):
+        # a decimal point ("1.5": words "1" and "5") or a range's dash ("3–7") ends no clause
+        for mark in _JOINING.intersection(ends):
+            for i in compress(range(n - 1), map(eq, seps[:n - 1], repeat(mark))):
                 if words[i][-1].isdigit() and words[i + 1][0].isdigit():
                     ended[i] = False
         # clause_of[i]: the clauses ended before word i
@@ -273,9 +278,8 @@ class Reading:
         """The reach of each negation cue: to the end of its clause, a contrast word ("but",
         "just", "then"), or ``WINDOW`` words, whichever comes first."""
         out = []
-        taking_back = self._taking_back
         for start, end in self.find(NEGATIONS):
-            if any(s <= start < e for s, e in taking_back):
+            if self._in_taking_back(start):
                 continue  # "actually no" takes back; it does not negate what follows
             if any(w in CONDITIONAL for w in self.words[max(0, start - 4):start]):
                 continue  # "if you don't find them": a condition, not a prohibition
@@ -291,6 +295,18 @@ class Reading:
                 stop += 1
             out.append(Scope(self.said(start, end), start, end, stop, opens))
         return out
+
+    def _in_taking_back(self, word: int) -> bool:
+        """Whether the word stands in a cue that takes back (only the cues that begin at most
+        the longest cue's length before it are looked at: linear however many there are)."""
+        found = self._taking_back
+        for k in range(bisect_left(found, (word - _LONGEST_TAKING_BACK,)), len(found)):
+            start, end = found[k]
+            if start > word:
+                break
+            if word < end:
+                return True
+        return False
 
     @_once
     def _taking_back(self) -> list[tuple[int, int]]:
@@ -382,8 +398,21 @@ class Reading:
             i -= 1
         return i == first or "," in self.seps[i - 1] or self.words[i] in CLAUSE_JOINS
 
+    @_once
+    def _scope_cues(self) -> list[int]:
+        """Where each scope's cue begins, in the scopes' order (ascending)."""
+        return [scope.at for scope in self.scopes]
+
     def _negation(self, start: int, end: int) -> str | None:
-        for scope in self.scopes:
+        """The first scope (in the scopes' order) that covers the mention, said with it. A
+        scope reaches at most ``WINDOW`` words past its cue: only the scopes whose cue begins
+        that near before the mention are looked at (linear however many negations)."""
+        scopes = self.scopes
+        for k in range(bisect_left(self._scope_cues, start - WINDOW - _LONGEST_NEGATION),
+                       len(scopes)):
+            scope = scopes[k]
+            if scope.at > start:
+                break
             if scope.start <= start < scope.end:
                 return self.said(scope.at, end)
         return None

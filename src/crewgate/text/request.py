@@ -27,7 +27,7 @@ from itertools import compress
 
 from crewgate.text.cut import Cut, Found, read
 from crewgate.text.shapes import AXIS_RANGE, POINTS, YX_POINT, ZONES, Gaps, forget_gaps
-from crewgate.text.words import breaks, fold, read_words, word_stream, words
+from crewgate.text.words import breaks, clean, fold, read_words, word_stream, words
 from crewgate.values import quick_init
 
 __all__ = ["TOLERANCE", "RequestFacts", "breaks", "words"]
@@ -138,7 +138,7 @@ class RequestFacts:
 
     @classmethod
     def _read(cls, text: str) -> RequestFacts:
-        norm = text.replace("\u2212", "-")  # the minus sign; one character for one
+        norm = clean(text)  # as it reads: NFKC, nothing unseen, a dash for a minus made "-"
         gaps = Gaps()
         cut = Cut(norm, gaps)
         numbers = tuple(map(float, cut.numbers if "M" not in cut.units else compress(

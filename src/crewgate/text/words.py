@@ -1,6 +1,8 @@
 """Words of a request or of a name, in any script: the unit of containment and of name lookup.
 
-Text is folded with NFKC and casefold ("ＲＯＯＭ Ｂ" -> "room b", "Straße" -> "strasse"); a word is
+Text is folded with NFKC and casefold ("ＲＯＯＭ Ｂ" -> "room b", "Straße" -> "strasse"), without
+the characters that are not seen (a zero-width space, a soft hyphen) and with a dash written for
+a minus sign made "-" (:func:`clean`); a word is
 a run of letters, digits and combining marks of any script ("café", "कमरा", "tb3"), so
 underscores, hyphens, spaces and punctuation separate words ("room_b", "Room B" and "room-b" are
 all "room b"). Digits glued to letters stay in their word ("TB3" is the word "tb3", no number).
@@ -27,12 +29,43 @@ CJK = ("\u3005-\u3007\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-
         "\U00020000-\U0003134f")
 
 
+# A dash written for a minus sign ("x –2", "(−2, 3)", "[‐5, 5]"): a hyphen, non-breaking
+# hyphen, figure dash, en dash or minus sign with a digit (or "." and a digit) after it and the
+# start of the text, whitespace, an opening bracket or a separator before it. Between two
+# digits ("3–7") a dash joins a range, and a dash set apart by spaces (" – ") ends a clause.
+_MINUS = re.compile(r"(?:(?<=[\s(\[{,;:=/<>])|^)[\u2010-\u2013\u2212](?=\.?\d)")
+
+
+# typographic apostrophes ("don’t"), read as the typewriter's
+_APOSTROPHES = frozenset("\u2018\u2019\u02bc")
+
+
+def clean(text: str) -> str:
+    """The text as it reads: NFKC ("，" -> ",", "５" -> "5"), without the characters that are
+    written but not seen (Unicode's format characters: zero-width spaces and joiners, soft
+    hyphens, direction marks, byte order marks), with a typographic apostrophe made "'" and a
+    dash written for a minus sign made "-". An ASCII text is its own. (Linear: one
+    normalization, the distinct characters looked at once, one translation, one pattern with a
+    one-character lookbehind.)"""
+    if text.isascii():
+        return text
+    text = unicodedata.normalize("NFKC", text)
+    chars = set(text)
+    table: dict[int, str | None] = {ord(c): None for c in chars
+                                    if unicodedata.category(c) == "Cf"}
+    table.update((ord(c), "'") for c in _APOSTROPHES.intersection(chars))
+    if table:
+        text = text.translate(table)
+    return _MINUS.sub("-", text)
+
+
 @lru_cache(maxsize=32)
 def fold(text: str) -> str:
-    """NFKC and casefold (idempotent: folding a folded text changes nothing)."""
+    """:func:`clean`, then casefold and NFKC again (idempotent: folding a folded text changes
+    nothing)."""
     if text.isascii():
         return text.lower()
-    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
+    return unicodedata.normalize("NFKC", clean(text).casefold())
 
 
 @lru_cache(maxsize=32)
