@@ -86,12 +86,26 @@ def test_point_phrasings(text: str, point: tuple[float, float]) -> None:
         "Locate the casualty by air inside the square from -5.5 to 5.5 on both axes.",
         "Take off, scan the search square between -5.5 and 5.5 on both axes for survivors.",
         "search x, y in [-5.5, 5.5]",
+        "Search x from -5.5 m to 5.5 m, y from -5.5 m to 5.5 m.",  # a unit on each bound
+        "Sweep from -5.5 m to 5.5 m on both axes.",
+        "Search x from \u22125.5 to 5.5, y from \u20135.5 to 5.5.",  # a minus sign, an en dash
+        "Search x from -5.5 to 5.5,\u200b y from -5.5 to 5.5.",  # a zero-width space
+        "Survey the area x in [-5.5\uff0c 5.5], y in [-5.5, 5.5].",  # a fullwidth comma
     ],
 )
 def test_zone_phrasings(text: str) -> None:
     f = facts(text)
     assert f.states_zone((-5.5, 5.5, -5.5, 5.5))
     assert not f.states_zone((-5.5, 5.5, -5.0, 5.0))
+
+
+def test_a_dash_written_for_a_minus_is_a_minus() -> None:
+    """An en dash or a minus sign before a digit is its sign, never dropped ("x –2" stated 2,
+    licensing the point (2, 3) and the number 2); between two digits it joins a range."""
+    for dash in ("-", "\u2212", "\u2013", "\u2012"):
+        f = facts(f"Drive the rover to x {dash}2, y 3, then turn {dash}90 degrees.")
+        assert (f.numbers, f.points) == ((-2.0, 3.0, -90.0), ((-2.0, 3.0),)), dash
+    assert facts("Sweep 3\u20137 on both axes.").zones == ((3.0, 7.0, 3.0, 7.0),)
 
 
 def test_range_bounds_are_not_read_as_a_point() -> None:

@@ -3,7 +3,8 @@
 Every shape is two consecutive number tokens with a few word and punctuation tokens before the
 first (the opener), between the two (the separator) and after the second (the closer):
 
-- a range of one axis: "x from -5.5 to 5.5", "y in [-5.5, 5.5]", "x ∈ [-4, 4]", "x: 1..2";
+- a range of one axis: "x from -5.5 to 5.5", "y in [-5.5, 5.5]", "x ∈ [-4, 4]", "x: 1..2",
+  "x from -6 m to 0 m";
   an x range and a y range that follow each other form a zone;
 - a zone on both axes: "from -5.5 to 5.5 on both axes", "on both axes [-4, 4]",
   "3-7 on both axes", "x, y in [-5.5, 5.5]";
@@ -30,7 +31,9 @@ from crewgate.text.tokens import TOKEN, Tok, head_of, tail_of
 _OPEN = (slot("from", "in", "between", "range", "ranging from", "spanning", "of", "=", ":", "∈",
               optional=True),
          slot("from", optional=True, spaced=True), slot("[", "(", optional=True))
-SEP = grammar(slot("to", "and", ",", "..", "…", "–", "—", "through"))
+# (a first bound may carry its unit: "x from -6 m to 0 m")
+SEP = grammar(slot("m", optional=True, spaced=True),
+              slot("to", "and", ",", "..", "…", "–", "—", "through"))
 _CLOSE = grammar(slot("]", ")", optional=True))
 _ON = slot("on", "in", "along", "for", "across")
 _BOTH = ("both axes", "both x and y", "both dimensions", "both directions")
