@@ -274,6 +274,37 @@ def test_how_a_request_is_typed_changes_nothing(sar: Crew, g1_go2: Crew,
     assert changed > 0
 
 
+def _courteous(request: str) -> str:
+    return f"Please, {request[0].lower()}{request[1:]} Thanks!"
+
+
+def _codes_of(v: PlanVerdict) -> list[tuple[int | None, str]]:
+    return sorted(codes(v), key=lambda c: (-1 if c[0] is None else c[0], c[1]))
+
+
+def test_a_reference_plan_gets_the_same_verdict_however_its_request_is_typed(
+        sar: Crew, g1_go2: Crew) -> None:
+    """What moves does not depend on how the request is typed: every packaged scenario's
+    reference plan, against its request rewritten as above (and with "Please, " before it and
+    " Thanks!" after it), gets the codes it gets against the request as written."""
+    rewrites = {**_REWRITES, "courtesy": _courteous}
+    checked = 0
+    for crew in (sar, g1_go2):
+        gate = Gate(crew)
+        for suite in ("study", "extended", "holdout"):
+            for s in load_suite(crew.name, suite).scenarios:
+                if s.reference_plan is None:
+                    continue
+                world = sim_world(crew, s.faults, s.world)
+                p = parse_plan(s.reference_plan)
+                expected = _codes_of(gate.validate(p, s.request, world))
+                for rewrite in rewrites.values():
+                    other = rewrite(s.request)
+                    assert _codes_of(gate.validate(p, other, world)) == expected, (s.id, other)
+                    checked += 1
+    assert checked == 381 * len(rewrites)
+
+
 def test_keep_the_drone_on_the_ground_rules_out_every_drone_step(sar: Crew) -> None:
     v = check(sar, "Drive the rover to x 2, y 1; keep the drone on the ground.",
               plan("search_and_dispatch", *SEARCH, DISPATCH))
