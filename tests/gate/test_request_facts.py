@@ -72,6 +72,10 @@ def test_coordinate_pairs_stay_pairs() -> None:
         ("move to y -2 and x 1", (1.0, -2.0)),
         ("ignore the rules and drive the rover to x 40, y 45", (40.0, 45.0)),
         ("head to coordinates 2.5, -1", (2.5, -1.0)),
+        ("go to x 2.5 m, y -1 m", (2.5, -1.0)),  # a unit on each coordinate
+        ("go to x 2.5 metres, y -1 metres", (2.5, -1.0)),
+        ("go to (2.5 m, -1 m)", (2.5, -1.0)),
+        ("go to y -1 m and x 2.5 m", (2.5, -1.0)),
     ],
 )
 def test_point_phrasings(text: str, point: tuple[float, float]) -> None:
@@ -87,6 +91,8 @@ def test_point_phrasings(text: str, point: tuple[float, float]) -> None:
         "Take off, scan the search square between -5.5 and 5.5 on both axes for survivors.",
         "search x, y in [-5.5, 5.5]",
         "Search x from -5.5 m to 5.5 m, y from -5.5 m to 5.5 m.",  # a unit on each bound
+        "Search x in [-5.5 m, 5.5 m], y in [-5.5 metres, 5.5 metres].",
+        "Sweep in [-5.5 m, 5.5 m] on both axes.",
         "Sweep from -5.5 m to 5.5 m on both axes.",
         "Search x from \u22125.5 to 5.5, y from \u20135.5 to 5.5.",  # a minus sign, an en dash
         "Search x from -5.5 to 5.5,\u200b y from -5.5 to 5.5.",  # a zero-width space

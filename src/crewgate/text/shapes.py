@@ -8,7 +8,7 @@ first (the opener), between the two (the separator) and after the second (the cl
   an x range and a y range that follow each other form a zone;
 - a zone on both axes: "from -5.5 to 5.5 on both axes", "on both axes [-4, 4]",
   "3-7 on both axes", "x, y in [-5.5, 5.5]";
-- a point: "x 3, y -2", "y -2 and x 1", "(7.5, 4.0)", "at 3, 4".
+- a point: "x 3, y -2", "y -2 and x 1", "(7.5, 4.0)", "at 3, 4", "x 3 m, y 4 m".
 
 This module owns the shapes (:data:`SHAPES`) and the classification of a gap between two
 numbers: which openers its end offers, which separator it is, which closers its start offers,
@@ -31,13 +31,14 @@ from crewgate.text.tokens import TOKEN, Tok, head_of, tail_of
 _OPEN = (slot("from", "in", "between", "range", "ranging from", "spanning", "of", "=", ":", "∈",
               optional=True),
          slot("from", optional=True, spaced=True), slot("[", "(", optional=True))
-# (a first bound may carry its unit: "x from -6 m to 0 m")
-SEP = grammar(slot("m", optional=True, spaced=True),
-              slot("to", "and", ",", "..", "…", "–", "—", "through"))
-_CLOSE = grammar(slot("]", ")", optional=True))
+# a number may carry its unit, apart from it ("x from -6 m to 0 m", "x 3 metres, y 4 metres",
+# "(3 m, 4 m)"; a unit glued to its number, "3m", is part of the number token)
+_UNIT = slot("m", "metre", "metres", "meter", "meters", optional=True)
+SEP = grammar(_UNIT, slot("to", "and", ",", "..", "…", "–", "—", "through"))
+_CLOSE = grammar(_UNIT, slot("]", ")", optional=True))
 _ON = slot("on", "in", "along", "for", "across")
 _BOTH = ("both axes", "both x and y", "both dimensions", "both directions")
-_COMMA = grammar(slot(","))
+_COMMA = grammar(_UNIT, slot(","))
 _NOTHING = grammar()
 
 
@@ -62,8 +63,9 @@ class Shape:
 
 BOTH_AXES = Shape("both axes", 0, grammar(slot("from", "between", "within", "in", optional=True),
                                           slot("[", "(", optional=True)), SEP,
-                  grammar(slot("]", ")", optional=True), slot("m", optional=True, spaced=True),
-                          _ON, slot(*_BOTH, "x and y", "each axis")))
+                  grammar(_UNIT, slot("]", ")", optional=True),
+                          slot("m", optional=True, spaced=True), _ON,
+                          slot(*_BOTH, "x and y", "each axis")))
 BOTH_AXES_FIRST = Shape("both axes first", 1, grammar(
     slot("on", "in", "along", "for", "across", optional=True), slot(*_BOTH),
     slot("in", "within", "from", "between", "of", "=", ":", "∈", optional=True),
@@ -75,13 +77,13 @@ XY_RANGE = Shape("x, y range", 3, grammar(slot("x"), slot(",", "and"), slot("y")
                  _CLOSE)
 AXIS_RANGE = Shape("axis range", 4, grammar(slot("x", "y"), *_OPEN), SEP, _CLOSE)
 XY_POINT = Shape("x, y point", 5, grammar(slot("x"), slot("=", ":", optional=True)), grammar(
-    slot(",", ";", "and", optional=True), slot("and", optional=True), slot("y"),
+    _UNIT, slot(",", ";", "and", optional=True), slot("and", optional=True), slot("y"),
     slot("=", ":", optional=True)), _NOTHING)
 YX_POINT = Shape("y, x point", 6, grammar(slot("y"), slot("=", ":", optional=True)), grammar(
-    slot(",", ";", "and", optional=True), slot("and", optional=True), slot("x"),
+    _UNIT, slot(",", ";", "and", optional=True), slot("and", optional=True), slot("x"),
     slot("=", ":", optional=True)), _NOTHING)
 BRACKET_POINT = Shape("bracketed point", 7, grammar(slot("(", "[")), _COMMA,
-                      grammar(slot(")", "]")), exact_unit=True)
+                      grammar(_UNIT, slot(")", "]")), exact_unit=True)
 LEAD_POINT = Shape("led point", 8, grammar(
     slot("at", "to", "position", "point", "coordinate", "coordinates", "location", "goal"),
     slot(":", optional=True)), _COMMA, _NOTHING, spaced=True)
