@@ -16,8 +16,8 @@ from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from itertools import accumulate, compress, repeat
-from operator import contains, eq, itemgetter
+from itertools import accumulate, chain, compress, repeat
+from operator import contains, eq, itemgetter, sub
 from typing import Any, Generic, NamedTuple, TypeVar, overload
 
 from crewgate.text.words import word_stream
@@ -203,7 +203,7 @@ class Reading:
         words, seps = self.words, self.seps
         n = len(words)
         # whether a separator ends a clause, judged once per distinct one
-        ends = {sep: not STOPS.isdisjoint(sep) or DASH.search(sep) is not None
+        ends = {sep: not STOPS.isdisjoint(sep) or ("-" in sep and DASH.search(sep) is not None)
                 for sep in set(seps)}
         ended = list(map(ends.__getitem__, seps))
         # a decimal point ("1.5": words "1" and "5") or a range's dash ("3–7") ends no clause
@@ -216,14 +216,12 @@ class Reading:
         self.clause_starts = [0, *compress(range(1, n + 1), ended)]
         # where each word's part of its clause begins: a clause, and ", and the drone ..."
         # (a joining word after a comma); each word's is the last begun at or before it
-        begins = [0] * n
-        for i in self.clause_starts:
-            if i < n:
-                begins[i] = i
-        for i in compress(range(1, n), map(contains, seps[:n - 1], repeat(","))):
-            if words[i] in CLAUSE_JOINS:
-                begins[i] = i
-        self.part_start: list[int] = list(accumulate(begins, max))
+        begins = {i for i in self.clause_starts if i < n}
+        begins.update(i for i in compress(range(1, n), map(contains, seps[:n - 1], repeat(",")))
+                      if words[i] in CLAUSE_JOINS)
+        ordered = sorted(begins)  # each begin repeated up to the next (a few runs, in C)
+        self.part_start: list[int] = list(chain.from_iterable(
+            map(repeat, ordered, map(sub, [*ordered[1:], n], ordered))))
         self._mentions: dict[tuple[int, bool], tuple[Mention, ...]] = {}
         self._vocabulary = frozenset(words)
         self._positions: dict[str, list[int]] = {}  # of the words looked up, where each stands
