@@ -168,6 +168,15 @@ def test_stated_value_paraphrases(sar: Crew, request_: str, takeoff: dict[str, A
     "Search x 0 to 5, y 0 to 5 with the drone only.",
     "Search x 0 to 5, y 0 to 5 without the rover.",
     "Search x 0 to 5, y 0 to 5; the rover stays where it is.",
+    # the robot first, then modals and a negation or a stay cue
+    "Search x 0 to 5, y 0 to 5; the rover must stay where it is.",
+    "Search x 0 to 5, y 0 to 5; the rover should not be used.",
+    "Search x 0 to 5, y 0 to 5; the rover shouldn't move.",
+    "Search x 0 to 5, y 0 to 5. The rover must remain parked.",
+    "Search x 0 to 5, y 0 to 5; the rover cannot help.",
+    "Search x 0 to 5, y 0 to 5; the rover will never be needed.",
+    "Search x 0 to 5, y 0 to 5, rover excluded.",
+    "Search x 0 to 5, y 0 to 5; the rover is out of service.",
 ])
 def test_excluded_robot_paraphrases(sar: Crew, request_: str) -> None:
     v = check(sar, request_, plan("search_and_dispatch", *SEARCH, DISPATCH))
@@ -303,6 +312,18 @@ def test_a_reference_plan_gets_the_same_verdict_however_its_request_is_typed(
                     assert _codes_of(gate.validate(p, other, world)) == expected, (s.id, other)
                     checked += 1
     assert checked == 381 * len(rewrites)
+
+
+@pytest.mark.parametrize("request_", [
+    "Search x 0 to 5, y 0 to 5; the rover can then go to the victim.",
+    "Search x 0 to 5, y 0 to 5; the rover is not far, send it to the victim.",
+])
+def test_a_robot_followed_by_a_modal_or_a_negation_elsewhere_is_still_asked(
+        sar: Crew, request_: str) -> None:
+    """The controls: a modal that rules nothing out, or a negation past a copula ("is not
+    far"), leave the rover asked."""
+    v = check(sar, request_, plan("search_and_dispatch", *SEARCH, DISPATCH))
+    assert codes(v) == []
 
 
 def test_keep_the_drone_on_the_ground_rules_out_every_drone_step(sar: Crew) -> None:

@@ -73,7 +73,15 @@ STAYS: tuple[tuple[str, ...], ...] = (
     ("stays",), ("stay",), ("remains",), ("remain",), ("is", "not", "needed"),
     ("isn", "t", "needed"), ("not", "needed"), ("stays", "put"),
     ("sits", "this", "one", "out"), ("sits", "out"), ("is", "off", "limits"),
+    ("excluded",), ("is", "excluded"), ("out", "of", "service"), ("is", "out", "of", "service"),
 )
+# "the rover must not move", "the dog should stay", "the drone shouldn't be used": a robot
+# mention then modals (at most MODAL_REACH words, in its clause) and a negation or a stay cue
+MODALS = frozenset({"must", "should", "shall", "will", "can", "may", "might", "would", "could",
+                    "need", "needs", "ought", "has", "have", "to"})
+NEGATED_MODALS = frozenset({"mustn", "shouldn", "shan", "won", "can", "wouldn", "couldn",
+                            "needn", "mightn"})  # before "t" ("shouldn't")
+MODAL_REACH = 3
 _STAYS_AFTER: dict[str, list[tuple[str, ...]]] = {}  # the cues by their first word, in order
 for _cue in STAYS:
     _STAYS_AFTER.setdefault(_cue[0], []).append(_cue)
@@ -421,6 +429,11 @@ class Reading:
             for cue in _STAYS_AFTER.get(words[end], ()):
                 if words[end:end + len(cue)] == cue:
                     return self.said(start, end + len(cue))
+            if words[end] in MODALS or words[end] in NEGATED_MODALS or words[end] in (
+                    "not", "never", "cannot"):
+                modal = self._modal_rules_out(start, end)
+                if modal is not None:
+                    return modal
         first = max(0, start - 3)
         if KEEP.isdisjoint(words[first:start]):
             return None
@@ -428,6 +441,26 @@ class Reading:
         for kept in range(end, min(len(words), end + 4)):
             if words[kept] in KEPT:
                 return self.said(keep, kept + 1)
+        return None
+
+    def _modal_rules_out(self, start: int, end: int) -> str | None:
+        """What modals after the mention rule out: a negation ("must not", "shouldn't",
+        "cannot", "will never") or a stay cue ("should stay", "must remain"), in its clause and
+        before any comma, at most ``MODAL_REACH`` words on."""
+        words, seps, clause = self.words, self.seps, self.clause_of[start]
+        for k in range(end, min(len(words), end + MODAL_REACH + 1)):
+            if self.clause_of[k] != clause or "," in seps[k - 1]:
+                return None
+            word = words[k]
+            if word in ("not", "never", "cannot") or (
+                    word == "t" and k > end and words[k - 1] in NEGATED_MODALS):
+                return self.said(start, k + 1)
+            if k > end:
+                for cue in _STAYS_AFTER.get(word, ()):
+                    if words[k:k + len(cue)] == cue:
+                        return self.said(start, k + len(cue))
+            if word not in MODALS and word not in NEGATED_MODALS:
+                return None
         return None
 
     def _exclusive(self, start: int, end: int) -> bool:
