@@ -171,7 +171,7 @@ def test_stated_value_paraphrases(sar: Crew, request_: str, takeoff: dict[str, A
     # the robot first, then modals and a negation or a stay cue
     "Search x 0 to 5, y 0 to 5; the rover must stay where it is.",
     "Search x 0 to 5, y 0 to 5; the rover should not be used.",
-    "Search x 0 to 5, y 0 to 5; the rover shouldn't move.",
+    "Search x 0 to 5, y 0 to 5; the rover shouldn't be involved.",
     "Search x 0 to 5, y 0 to 5. The rover must remain parked.",
     "Search x 0 to 5, y 0 to 5; the rover cannot help.",
     "Search x 0 to 5, y 0 to 5; the rover will never be needed.",
@@ -324,6 +324,22 @@ def test_a_robot_followed_by_a_modal_or_a_negation_elsewhere_is_still_asked(
     far"), leave the rover asked."""
     v = check(sar, request_, plan("search_and_dispatch", *SEARCH, DISPATCH))
     assert codes(v) == []
+
+
+def test_a_modal_negation_of_an_action_rules_out_the_action_not_the_robot(g1_go2: Crew) -> None:
+    """"the dog must not go to the charger" refuses the step that goes there for the negated
+    action, as "do not send the dog to the charger" does; the dog itself is not ruled out."""
+    v = check(g1_go2, "Walk the dog to room_a; the dog must not go to the charger.",
+              walk("charging"))
+    assert found(v) == [(0, "negated_step", "the request rules out go2.navigate_to_location "
+                         "here: 'must not go to the charger'")]
+
+
+@pytest.mark.parametrize("cue", ["anywhere but", "everywhere but", "anything but"])
+def test_anywhere_but_a_place_rules_the_place_out(g1_go2: Crew, cue: str) -> None:
+    v = check(g1_go2, f"Send the dog {cue} the charger.", walk("charging"))
+    assert found(v) == [(0, "negated_step", "the request rules out go2.navigate_to_location "
+                         f"here: '{cue} the charger'")]
 
 
 def test_keep_the_drone_on_the_ground_rules_out_every_drone_step(sar: Crew) -> None:

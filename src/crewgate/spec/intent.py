@@ -547,15 +547,21 @@ class Intent(IntentChecks, Rule):
             cue, start = reading.retraction
             if reading.nothing_moves is not None or not self._asks_anything(reading, start):
                 brief.retracted = cue
+        known: list[int] | None = None  # where actions, places and objects are named
         agents: list[Mention] = []  # robots named, in order: who does the verbs after them
         # (the last named before a verb in its part of the clause)
         for m in reading.mentions(self.robots, stays=True):
             if m.start < start:
                 continue
             agents.append(m)
-            if m.negated is not None:
+            negated = m.negated
+            if negated is None and (at := reading.modal_negation(m.start, m.end)) is not None:
+                if known is None:
+                    known = self._known(reading)
+                negated = self._modal(reading, m, at, known)
+            if negated is not None:
                 for robot in m.referents:
-                    brief.excluded.setdefault(robot, m.negated)
+                    brief.excluded.setdefault(robot, negated)
                 continue
             for robot in m.referents:
                 brief.named.setdefault(robot, m)
@@ -616,6 +622,24 @@ class Intent(IntentChecks, Rule):
             if (facts.points or facts.zones) and not Reading(clause).scopes:
                 brief.points += facts.points
                 brief.zones += facts.zones
+
+    def _modal(self, reading: Reading, m: Mention, at: int, known: list[int]) -> str | None:
+        """A robot named, then modals and a negation (at word ``at``) that covers nothing else
+        the gate knows (``known``: where actions, places and objects are named): "the rover
+        should not be used", "the rover cannot help" rule the robot out. One that covers an
+        action, place or object ("the dog must not go to the charger") is held to the
+        negated-step rule instead, the robot asked."""
+        scope = reading.scope_of(at)
+        if scope is not None:
+            first = bisect_left(known, scope.start)
+            if first < len(known) and known[first] < scope.end:
+                return None
+        return reading.said(m.start, at + 1)
+
+    def _known(self, reading: Reading) -> list[int]:
+        """Where the request names an action, place or object the gate knows, in order."""
+        return sorted(m.start for table in (self.skills, self.places, self.objects)
+                      for m in reading.mentions(table))
 
     def _asks_anything(self, reading: Reading, start: int) -> bool:
         return any(m.start >= start and m.negated is None for table in (

@@ -40,6 +40,9 @@ NEGATIONS: tuple[tuple[str, ...], ...] = (
     ("mustn", "t"), ("should", "not"), ("shouldn", "t"), ("never",), ("not",), ("no",),
     ("without",), ("except",), ("excluding",), ("other", "than"), ("nor",), ("neither",),
     ("avoid",), ("won", "t"), ("cannot",), ("can", "t"),
+    # "anywhere but the charger", "everything but the drone", "apart from the cube"
+    ("anywhere", "but"), ("anything", "but"), ("everywhere", "but"), ("everything", "but"),
+    ("apart", "from"), ("aside", "from"),
 )
 # the cues that can open a prohibition ("don't send the dog, the rover or the drone"); the rest
 # negate a detail ("the bottle, not the cube", "without the rover")
@@ -75,8 +78,8 @@ STAYS: tuple[tuple[str, ...], ...] = (
     ("sits", "this", "one", "out"), ("sits", "out"), ("is", "off", "limits"),
     ("excluded",), ("is", "excluded"), ("out", "of", "service"), ("is", "out", "of", "service"),
 )
-# "the rover must not move", "the dog should stay", "the drone shouldn't be used": a robot
-# mention then modals (at most MODAL_REACH words, in its clause) and a negation or a stay cue
+# "the dog should stay", "the drone shouldn't be used": a robot mention then modals (at most
+# MODAL_REACH words, in its clause) and a stay cue or a negation (Reading.modal_negation)
 MODALS = frozenset({"must", "should", "shall", "will", "can", "may", "might", "would", "could",
                     "need", "needs", "ought", "has", "have", "to"})
 NEGATED_MODALS = frozenset({"mustn", "shouldn", "shan", "won", "can", "wouldn", "couldn",
@@ -409,6 +412,18 @@ class Reading:
         """Where each scope's cue begins, in the scopes' order (ascending)."""
         return [scope.at for scope in self.scopes]
 
+    def scope_of(self, word: int) -> Scope | None:
+        """The scope of the negation cue that holds the word, if one does."""
+        scopes = self.scopes
+        for k in range(bisect_left(self._scope_cues, word - _LONGEST_NEGATION + 1),
+                       len(scopes)):
+            scope = scopes[k]
+            if scope.at > word:
+                break
+            if word < scope.start:
+                return scope
+        return None
+
     def _negation(self, start: int, end: int) -> str | None:
         """The first scope (in the scopes' order) that covers the mention, said with it. A
         scope reaches at most ``WINDOW`` words past its cue: only the scopes whose cue begins
@@ -429,11 +444,10 @@ class Reading:
             for cue in _STAYS_AFTER.get(words[end], ()):
                 if words[end:end + len(cue)] == cue:
                     return self.said(start, end + len(cue))
-            if words[end] in MODALS or words[end] in NEGATED_MODALS or words[end] in (
-                    "not", "never", "cannot"):
-                modal = self._modal_rules_out(start, end)
-                if modal is not None:
-                    return modal
+            if words[end] in MODALS or words[end] in NEGATED_MODALS:
+                found = self._after_modals(start, end)
+                if found is not None and found[0] == "stays":  # "the dog should stay"
+                    return self.said(start, found[1])
         first = max(0, start - 3)
         if KEEP.isdisjoint(words[first:start]):
             return None
@@ -443,10 +457,11 @@ class Reading:
                 return self.said(keep, kept + 1)
         return None
 
-    def _modal_rules_out(self, start: int, end: int) -> str | None:
-        """What modals after the mention rule out: a negation ("must not", "shouldn't",
-        "cannot", "will never") or a stay cue ("should stay", "must remain"), in its clause and
-        before any comma, at most ``MODAL_REACH`` words on."""
+    def _after_modals(self, start: int, end: int) -> tuple[str, int] | None:
+        """What follows modals after a mention, in its clause and before any comma, at most
+        ``MODAL_REACH`` words on: ("stays", the end of the stay cue: "should stay", "must
+        remain") or ("not", where the negation word stands: "must not", "shouldn't",
+        "cannot", "will never"); None for anything else."""
         words, seps, clause = self.words, self.seps, self.clause_of[start]
         for k in range(end, min(len(words), end + MODAL_REACH + 1)):
             if self.clause_of[k] != clause or "," in seps[k - 1]:
@@ -454,14 +469,21 @@ class Reading:
             word = words[k]
             if word in ("not", "never", "cannot") or (
                     word == "t" and k > end and words[k - 1] in NEGATED_MODALS):
-                return self.said(start, k + 1)
+                return "not", k
             if k > end:
                 for cue in _STAYS_AFTER.get(word, ()):
                     if words[k:k + len(cue)] == cue:
-                        return self.said(start, k + len(cue))
+                        return "stays", k + len(cue)
             if word not in MODALS and word not in NEGATED_MODALS:
                 return None
         return None
+
+    def modal_negation(self, start: int, end: int) -> int | None:
+        """Where a negation stands after modals that follow the mention [start, end) ("the
+        rover should not be used": the index of "not"), or None. Whether it rules the robot
+        out depends on what else it covers (the caller's tables know)."""
+        found = self._after_modals(start, end)
+        return found[1] if found is not None and found[0] == "not" else None
 
     def _exclusive(self, start: int, end: int) -> bool:
         words = self.words
