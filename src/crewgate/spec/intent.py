@@ -673,13 +673,14 @@ class Intent(IntentChecks, Rule):
     def _unclear(self, reading: Reading, start: int) -> str | None:
         # where each known thing is named (the robots' mentions as read for the brief: where
         # they stand does not depend on what "stays" says of them)
-        known = sorted([m.start for m in reading.mentions(self.robots, stays=True)]
-                       + [m.start for table in (self.skills, self.places, self.objects)
-                          for m in reading.mentions(table)])
+        known: list[int] | None = None
         for scope in reading.scopes:
             if scope.start < start or not scope.opens or scope.cue not in (
                     "do not", "don't", "dont", "never", "must not", "should not"):
                 continue
+            if known is None:
+                known = sorted([m.start for m in reading.mentions(self.robots, stays=True)]
+                               + self._known(reading))
             first = bisect_left(known, scope.start)  # the first thing named in the scope
             if not (first < len(known) and known[first] < scope.end) and (
                     reading.nothing_moves is None):

@@ -85,6 +85,10 @@ MODALS = frozenset({"must", "should", "shall", "will", "can", "may", "might", "w
 NEGATED_MODALS = frozenset({"mustn", "shouldn", "shan", "won", "can", "wouldn", "couldn",
                             "needn", "mightn"})  # before "t" ("shouldn't")
 MODAL_REACH = 3
+# what can follow a mention right away ("to" only after another modal: "the rover to the
+# victim" is no modal)
+_FIRST_MODALS = (MODALS - {"to"}) | NEGATED_MODALS
+_BEFORE_NEGATION = _FIRST_MODALS | {"not", "never", "cannot"}
 _STAYS_AFTER: dict[str, list[tuple[str, ...]]] = {}  # the cues by their first word, in order
 for _cue in STAYS:
     _STAYS_AFTER.setdefault(_cue[0], []).append(_cue)
@@ -429,6 +433,8 @@ class Reading:
         scope reaches at most ``WINDOW`` words past its cue: only the scopes whose cue begins
         that near before the mention are looked at (linear however many negations)."""
         scopes = self.scopes
+        if not scopes:
+            return None
         for k in range(bisect_left(self._scope_cues, start - WINDOW - _LONGEST_NEGATION),
                        len(scopes)):
             scope = scopes[k]
@@ -444,7 +450,7 @@ class Reading:
             for cue in _STAYS_AFTER.get(words[end], ()):
                 if words[end:end + len(cue)] == cue:
                     return self.said(start, end + len(cue))
-            if words[end] in MODALS or words[end] in NEGATED_MODALS:
+            if words[end] in _FIRST_MODALS:
                 found = self._after_modals(start, end)
                 if found is not None and found[0] == "stays":  # "the dog should stay"
                     return self.said(start, found[1])
@@ -482,6 +488,8 @@ class Reading:
         """Where a negation stands after modals that follow the mention [start, end) ("the
         rover should not be used": the index of "not"), or None. Whether it rules the robot
         out depends on what else it covers (the caller's tables know)."""
+        if end >= len(self.words) or self.words[end] not in _BEFORE_NEGATION:
+            return None
         found = self._after_modals(start, end)
         return found[1] if found is not None and found[0] == "not" else None
 

@@ -38,6 +38,7 @@ _MINUS = re.compile(r"(?:(?<=[\s(\[{,;:=/<>])|^)[\u2010-\u2013\u2212](?=\.?\d)")
 
 # typographic apostrophes ("don’t"), read as the typewriter's
 _APOSTROPHES = frozenset("\u2018\u2019\u02bc")
+_ASCII = frozenset(map(chr, range(128)))
 
 
 def clean(text: str) -> str:
@@ -50,7 +51,7 @@ def clean(text: str) -> str:
     if text.isascii():
         return text
     text = unicodedata.normalize("NFKC", text)
-    chars = set(text)
+    chars = set(text).difference(_ASCII)  # (every format character and apostrophe is not)
     table: dict[int, str | None] = {ord(c): None for c in chars
                                     if unicodedata.category(c) == "Cf"}
     table.update((ord(c), "'") for c in _APOSTROPHES.intersection(chars))
