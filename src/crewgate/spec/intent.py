@@ -115,9 +115,12 @@ class PlannedStep(NamedTuple):
     required: bool
     known: bool = True
     most: int | None = None  # how many times its workflow allows it (None: no bound)
+    # its typed values that name something (places, objects, bindings), found once
+    names: frozenset[str] = frozenset()
 
 
 Typed = tuple[Mapping[str, Any] | None, frozenset[str]]  # typed arguments, parameters given
+_NO_NAMES: frozenset[str] = frozenset()
 
 
 @quick_init
@@ -356,7 +359,7 @@ class IntentChecks:
         elif brief.only and step.robot not in brief.only:
             f.add(Code.EXCLUDED_ROBOT, f"the request asks for {_names(brief.only)} only; not "
                   f"{step.robot}")
-        values = _strings(step) if brief.places else set()
+        values = step.names
         for m in brief.places:
             named = brief.clause_robots.get(m.clause, set())
             if named and step.robot not in named and values & m.referents:
@@ -375,7 +378,7 @@ class IntentChecks:
     def _ruled_out(self, brief: Brief, step: PlannedStep, f: Findings) -> None:
         if not brief.negated:
             return
-        values = _strings(step)
+        values = step.names
         said = [m.negated for m in brief.negated
                 if m.negated and (step.ref in m.referents or values & m.referents)]
         if said:  # the longest saying: "do not send the dog to the charger" over "do not send"
@@ -491,10 +494,12 @@ class Intent(IntentChecks, Rule):
         if rule is None:
             wf = self.crew.workflows.get(workflow or "")
             rule = wf.steps.get(ref) if wf is not None else None
+        names = frozenset([v for v in values.values() if isinstance(v, str)]) if values else (
+            _NO_NAMES)
         return tuple_of(PlannedStep, (robot, ref, values, given,
-                                  rule is not None and rule.count.low >= 1,
-                                  skill is not None and skill.visible,
-                                  rule.count.high if rule is not None else None))
+                                      rule is not None and rule.count.low >= 1,
+                                      skill is not None and skill.visible,
+                                      rule.count.high if rule is not None else None, names))
 
     def _typed(self, skill: Skill | None, args: Mapping[str, Any]) -> Typed:
         checked = skill.check(dict(args), self.crew.context, Findings(None), "") if skill else None
@@ -702,13 +707,8 @@ def _uncarried(mentions: Sequence[Mention], steps: Sequence[PlannedStep]) -> lis
     """The mentions no step's arguments carry."""
     if not mentions:
         return []
-    values = {v for s in steps for v in _strings(s)}
+    values = _NO_NAMES.union(*[s.names for s in steps])
     return [m for m in mentions if not values & m.referents]
-
-
-def _strings(step: PlannedStep) -> set[str]:
-    """The step's typed values that name something (places, objects, bindings)."""
-    return {v for v in (step.typed or {}).values() if isinstance(v, str)}
 
 
 def _times(steps: Sequence[PlannedStep], ref: str) -> str:
