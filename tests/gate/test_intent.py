@@ -177,6 +177,7 @@ def test_stated_value_paraphrases(sar: Crew, request_: str, takeoff: dict[str, A
     "Search x 0 to 5, y 0 to 5; the rover will never be needed.",
     "Search x 0 to 5, y 0 to 5, rover excluded.",
     "Search x 0 to 5, y 0 to 5; the rover is out of service.",
+    "Drone, search x 0 to 5, y 0 to 5; rover, hold position.",
 ])
 def test_excluded_robot_paraphrases(sar: Crew, request_: str) -> None:
     v = check(sar, request_, plan("search_and_dispatch", *SEARCH, DISPATCH))

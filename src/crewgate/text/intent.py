@@ -77,6 +77,7 @@ STAYS: tuple[tuple[str, ...], ...] = (
     ("isn", "t", "needed"), ("not", "needed"), ("stays", "put"),
     ("sits", "this", "one", "out"), ("sits", "out"), ("is", "off", "limits"),
     ("excluded",), ("is", "excluded"), ("out", "of", "service"), ("is", "out", "of", "service"),
+    ("hold", "position"), ("holds", "position"), ("hold", "your", "position"),
 )
 # "the dog should stay", "the drone shouldn't be used": a robot mention then modals (at most
 # MODAL_REACH words, in its clause) and a stay cue or a negation (Reading.modal_negation)
