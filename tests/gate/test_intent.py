@@ -155,6 +155,16 @@ def test_named_robot_paraphrases(g1_go2: Crew, request_: str) -> None:
     ("Search x 0 to 5, y 0 to 5 at an altitude of 7 metres, then land.", {"altitude": 7}, {},
      (1, "the request states '7 metres' for iris.search_target altitude; the plan gives 3 "
          "(the default)")),
+    # numbers written in words (they were not read: the default altitude was accepted)
+    ("Take off to six metres, survey x from 0 to 5, y from 0 to 5, then land.", {}, {},
+     (0, "the request states 'six metres' for iris.takeoff altitude; the plan gives 3 "
+         "(the default)")),
+    ("Take off to two point five m, search x 0 to 5, y 0 to 5, then land.", {}, {},
+     (0, "the request states 'two point five m' for iris.takeoff altitude; the plan gives 3 "
+         "(the default)")),
+    ("Search x 0 to 5, y 0 to 5 at an altitude of seven metres, then land.", {"altitude": 7},
+     {}, (1, "the request states 'seven metres' for iris.search_target altitude; the plan "
+             "gives 3 (the default)")),
 ])
 def test_stated_value_paraphrases(sar: Crew, request_: str, takeoff: dict[str, Any],
                                   search: dict[str, Any], where: tuple[int, str]) -> None:
@@ -341,6 +351,19 @@ def test_anywhere_but_a_place_rules_the_place_out(g1_go2: Crew, cue: str) -> Non
     v = check(g1_go2, f"Send the dog {cue} the charger.", walk("charging"))
     assert found(v) == [(0, "negated_step", "the request rules out go2.navigate_to_location "
                          f"here: '{cue} the charger'")]
+
+
+def test_a_number_written_in_words_is_carried_and_held_to_its_range(sar: Crew) -> None:
+    """"six metres" states 6 as "6 metres" does: a plan that carries it is accepted, and
+    "twenty-five metres" is out of the altitude's range."""
+    six = plan("search_only", ("iris", "takeoff", {"altitude": 6}), ("iris", "search_target", ZONE),
+               LAND)
+    assert codes(check(sar, "Take off to six metres, search x 0 to 5, y 0 to 5, then land.",
+                       six)) == []
+    v = check(sar, "Take off to twenty-five metres, search x 0 to 5, y 0 to 5, then land.",
+              plan("search_only", *SEARCH, LAND))
+    assert found(v) == [(None, "out_of_range", "the request states 'twenty-five metres' (for "
+                         "iris.takeoff altitude), outside what it takes: [1, 10]")]
 
 
 def test_keep_the_drone_on_the_ground_rules_out_every_drone_step(sar: Crew) -> None:

@@ -21,8 +21,9 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from crewgate.codes import Code, Findings, Problem
 from crewgate.spec.base import Rule
-from crewgate.text.intent import Mention, PhraseTable, Quantity, Reading, unit_key
+from crewgate.text.intent import Mention, PhraseTable, Quantity, Reading
 from crewgate.text.request import RequestFacts, Zone
+from crewgate.text.units import unit_key
 from crewgate.text.words import clean, words
 from crewgate.values import quick_init, tuple_of
 

@@ -20,6 +20,9 @@ from itertools import accumulate, chain, compress, repeat
 from operator import contains, eq, itemgetter, sub
 from typing import Any, Generic, NamedTuple, TypeVar, overload
 
+from crewgate.text.spelled import FIRST as SPELLED_FIRST
+from crewgate.text.spelled import spelled
+from crewgate.text.units import UNITS
 from crewgate.text.words import word_stream
 from crewgate.values import tuple_of
 
@@ -117,19 +120,7 @@ PLACE_PREPOSITIONS = frozenset({"in", "into", "on", "onto", "to", "from", "at", 
 COLLECTIVES = ("robot", "unit", "asset", "vehicle", "machine", "motion", "movement", "crew",
                "fleet", "team")
 QUANTIFIERS = frozenset({"all", "every", "both", "entire", "whole", "each"})
-UNITS: dict[str, str] = {
-    "m": "m", "meter": "m", "meters": "m", "metre": "m", "metres": "m",
-    "s": "s", "sec": "s", "secs": "s", "second": "s", "seconds": "s",
-    "deg": "deg", "degree": "deg", "degrees": "deg", "rad": "rad", "radians": "rad",
-}
 _GLUED = re.compile(r"^(\d+)([a-z]+)$")
-
-
-def unit_key(unit: str | None) -> str | None:
-    """A unit as the reader names it ("metres" -> "m"); None if it is none it knows."""
-    if unit is None:
-        return None
-    return UNITS.get(unit.strip().lower().rstrip("."), unit.strip().lower())
 
 
 class Mention(NamedTuple):
@@ -511,11 +502,17 @@ class Reading:
     @_once
     def quantities(self) -> list[Quantity]:
         """Numbers stated with a unit, outside ranges ("from 0 to 5 m") and labelled points
-        ("x 3 m"): "6 metres", "6 m", "6m", "2.5 m"."""
+        ("x 3 m"): "6 metres", "6 m", "6m", "2.5 m", "six metres", "two point five m"."""
         words, seps, out = self.words, self.seps, []
         taken = 0  # the words of the last number read end here
-        # the words that begin with a digit, in order (words are never empty)
-        for i in compress(range(len(words)), map(str.isdigit, map(itemgetter(0), words))):
+        # the words that begin with a digit (words are never empty), and those a number
+        # written in words begins with ("six metres"), in order
+        starts = list(compress(range(len(words)), map(str.isdigit, map(itemgetter(0), words))))
+        spelled_at = sorted(i for w in SPELLED_FIRST.intersection(self._vocabulary)
+                            for i in self._at(w))
+        if spelled_at:
+            starts = sorted({*starts, *spelled_at})
+        for i in starts:
             if i < taken:
                 continue
             value, unit, end = self._number_at(i)
@@ -532,6 +529,12 @@ class Reading:
 
     def _number_at(self, i: int) -> tuple[float | None, str | None, int]:
         word = self.words[i]
+        if word in SPELLED_FIRST:  # a number written in words counts only with its unit
+            found = spelled(self.words, i)
+            if found is None or found[1] >= len(self.words) or (
+                    self.words[found[1]] not in UNITS):
+                return None, None, i
+            return found[0], UNITS[self.words[found[1]]], found[1] + 1
         if word.isdigit():
             if i + 1 < len(self.words) and self.seps[i] == "." and self.words[i + 1].isdigit():
                 return float(f"{word}.{self.words[i + 1]}"), None, i + 2
@@ -547,7 +550,8 @@ class Reading:
         if before[-1:] in (("x",), ("y",), ("from",), ("between",)):
             return True
         if before[-1:] in (("to",), ("and",)) and len(before) == 2 and (
-                before[0].isdigit() or _GLUED.match(before[0])):
+                before[0].isdigit() or before[0] in SPELLED_FIRST or _GLUED.match(before[0])):
             return True
         return end < len(self.words) and self.words[end] in ("to", "and") and (
-            end + 1 < len(self.words) and self.words[end + 1].isdigit())
+            end + 1 < len(self.words) and (self.words[end + 1].isdigit()
+                                           or self.words[end + 1] in SPELLED_FIRST))

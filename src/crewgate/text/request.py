@@ -27,6 +27,9 @@ from itertools import compress
 
 from crewgate.text.cut import Cut, Found, read
 from crewgate.text.shapes import AXIS_RANGE, POINTS, YX_POINT, ZONES, Gaps, forget_gaps
+from crewgate.text.spelled import FIRST as SPELLED_FIRST
+from crewgate.text.spelled import spelled
+from crewgate.text.units import UNITS
 from crewgate.text.words import breaks, clean, fold, read_words, word_stream, words
 from crewgate.values import quick_init
 
@@ -150,6 +153,8 @@ class RequestFacts:
             zones = _zones(cut, spans)
             points = _points(Cut(spans.blank(norm), gaps) if spans.starts else cut)
         tokens, stops = read_words(text)
+        if not SPELLED_FIRST.isdisjoint(tokens):  # "six metres": a number with its unit
+            numbers += _spelled_quantities(tokens)
         return cls(text, tokens, stops, numbers, points, zones)
 
     def states_words(self, phrase: str) -> bool:
@@ -178,6 +183,21 @@ class RequestFacts:
             and _close(ys[1], z[3])
             for z in self.zones
         )
+
+
+def _spelled_quantities(tokens: tuple[str, ...]) -> tuple[float, ...]:
+    """The numbers written in words with a unit after them ("six metres", "two point five m"),
+    as the reader's quantities read them (crewgate.text.intent.Reading.quantities)."""
+    out = []
+    end = 0
+    for i, word in enumerate(tokens):
+        if i < end or word not in SPELLED_FIRST:
+            continue
+        found = spelled(tokens, i)
+        if found is not None and found[1] < len(tokens) and tokens[found[1]] in UNITS:
+            out.append(found[0])
+            end = found[1]
+    return tuple(out)
 
 
 def _close(a: float, b: float) -> bool:
