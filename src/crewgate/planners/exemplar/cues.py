@@ -1,28 +1,20 @@
 """What a request says about robots and actions, for the offline planner: which robots and
 skills it names (by name, kind, alias), which robots it says to leave out, whether it
-addresses the whole crew, and whether it names a workflow.
+addresses the whole crew, and whether it names a workflow. Who is named, ruled out or
+addressed is the gate's own reading of the request (the crew's intent rule), so the planner
+never leaves in a robot the gate rules out.
 
-Bounds: a request is read in time linear in its length: its words once, the robots' phrases
-looked up by their first word (a bounded number of candidates per word), a bounded window of
-words around each mention.
+Bounds: a request is read in time linear in its length: its words once (stemmed once per
+distinct word), and the intent rule's reading (crewgate.text.intent).
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass
-from itertools import pairwise
 
 from crewgate.planners.exemplar.embedding import stem
 from crewgate.spec import Crew, split_ref
 from crewgate.text import words
-
-NEGATIONS = frozenset({"not", "no", "don", "dont", "never", "without", "nor"})
-STAYING = frozenset({"stays", "stay", "remains", "remain", "parked", "idle", "alone", "put"})
-EVERYTHING = frozenset({"everything", "everyone", "everybody"})
-QUANTIFIERS = frozenset({"all", "every", "both", "entire", "whole", "any"})
-COLLECTIVES = ("robot", "unit", "asset", "crew", "fleet", "vehicle", "machine", "motion",
-               "drone", "rover")
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,29 +33,14 @@ class Cues:
         toks = words(request)
         stemmed = {t: stem(t) for t in set(toks)}  # each distinct word stemmed once
         stems = list(map(stemmed.__getitem__, toks))
-        phrases: dict[str, list[tuple[tuple[str, ...], str]]] = defaultdict(list)
-        for robot, spec in crew.robots.items():
-            for phrase in (robot, spec.kind, *spec.aliases):
-                target = words(phrase)
-                if target:
-                    phrases[target[0]].append((target, robot))
-        named: set[str] = set()
-        excluded: set[str] = set()
-        for i, tok in enumerate(toks):
-            for target, robot in phrases.get(tok, ()):
-                if robot in excluded or toks[i:i + len(target)] != target:
-                    continue  # once excluded, a robot stays excluded
-                before = set(toks[max(0, i - 4):i])
-                after = toks[i + len(target):i + len(target) + 3]
-                denied = after[:1] in (("is",), ("are",), ("isn",)) and "not" in after[1:2]
-                if before & NEGATIONS or set(after) & STAYING or denied:
-                    excluded.add(robot)
-                else:
-                    named.add(robot)
-        universal = bool(set(toks) & EVERYTHING) or any(
-            a in QUANTIFIERS and b.startswith(COLLECTIVES) for a, b in pairwise(toks)) or any(
-            a in QUANTIFIERS and c.startswith(COLLECTIVES)
-            for a, _, c in zip(toks, toks[1:], toks[2:], strict=False))
+        # who is named and who is ruled out, as the gate's request rule reads them (one
+        # reading: a robot the planner leaves in is one the gate leaves in)
+        brief = crew.intent.brief(request)
+        excluded = set(brief.excluded)
+        if brief.only:
+            excluded |= set(crew.robots) - brief.only
+        named = set(brief.named) | brief.only
+        universal = brief.universal
         return cls(toks, frozenset(stems), f" {' '.join(stems)} ", frozenset(named - excluded),
                    frozenset(excluded), universal)
 
