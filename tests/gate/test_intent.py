@@ -328,11 +328,12 @@ def test_a_reference_plan_gets_the_same_verdict_however_its_request_is_typed(
 @pytest.mark.parametrize("request_", [
     "Search x 0 to 5, y 0 to 5; the rover can then go to the victim.",
     "Search x 0 to 5, y 0 to 5; the rover is not far, send it to the victim.",
+    "Search x 0 to 5, y 0 to 5; if the rover cannot go, land; else send it to the victim.",
 ])
 def test_a_robot_followed_by_a_modal_or_a_negation_elsewhere_is_still_asked(
         sar: Crew, request_: str) -> None:
-    """The controls: a modal that rules nothing out, or a negation past a copula ("is not
-    far"), leave the rover asked."""
+    """The controls: a modal that rules nothing out, a negation past a copula ("is not far"),
+    or one in a condition ("if the rover cannot go"), leave the rover asked."""
     v = check(sar, request_, plan("search_and_dispatch", *SEARCH, DISPATCH))
     assert codes(v) == []
 

@@ -636,10 +636,11 @@ class Intent(IntentChecks, Rule):
         action, place or object ("the dog must not go to the charger") is held to the
         negated-step rule instead, the robot asked."""
         scope = reading.scope_of(at)
-        if scope is not None:
-            first = bisect_left(known, scope.start)
-            if first < len(known) and known[first] < scope.end:
-                return None
+        if scope is None:  # no negation in force: a condition ("if the rover cannot ..."), or
+            return None    # a cue that takes back
+        first = bisect_left(known, scope.start)
+        if first < len(known) and known[first] < scope.end:
+            return None
         return reading.said(m.start, at + 1)
 
     def _known(self, reading: Reading) -> list[int]:
