@@ -188,6 +188,18 @@ def test_stated_value_paraphrases(sar: Crew, request_: str, takeoff: dict[str, A
     "Search x 0 to 5, y 0 to 5, rover excluded.",
     "Search x 0 to 5, y 0 to 5; the rover is out of service.",
     "Drone, search x 0 to 5, y 0 to 5; rover, hold position.",
+    # the robot's part said otherwise: held off, not to be moved, left, skipped, not allowed
+    "Search x 0 to 5, y 0 to 5 but hold off on sending the rover.",
+    "Search x 0 to 5, y 0 to 5. The rover is not to be moved.",
+    "Search x 0 to 5, y 0 to 5. Leave the rover.",
+    "Search x 0 to 5, y 0 to 5. Rover: do nothing.",
+    "Search x 0 to 5, y 0 to 5; skip the rover.",
+    "Search x 0 to 5, y 0 to 5; forget about the rover.",
+    "Search x 0 to 5, y 0 to 5; the rover is not required.",
+    "Search x 0 to 5, y 0 to 5; the rover should sit this one out.",
+    "Search x 0 to 5, y 0 to 5; dispatching the rover is not allowed.",
+    "Search x 0 to 5, y 0 to 5; sending the rover is forbidden.",
+    "Search x 0 to 5, y 0 to 5; refrain from sending the rover.",
 ])
 def test_excluded_robot_paraphrases(sar: Crew, request_: str) -> None:
     v = check(sar, request_, plan("search_and_dispatch", *SEARCH, DISPATCH))
@@ -329,6 +341,7 @@ def test_a_reference_plan_gets_the_same_verdict_however_its_request_is_typed(
     "Search x 0 to 5, y 0 to 5; the rover can then go to the victim.",
     "Search x 0 to 5, y 0 to 5; the rover is not far, send it to the victim.",
     "Search x 0 to 5, y 0 to 5; if the rover cannot go, land; else send it to the victim.",
+    "Search x 0 to 5, y 0 to 5, leave the drone up and send the rover to the victim.",
 ])
 def test_a_robot_followed_by_a_modal_or_a_negation_elsewhere_is_still_asked(
         sar: Crew, request_: str) -> None:

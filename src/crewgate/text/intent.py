@@ -46,6 +46,8 @@ NEGATIONS: tuple[tuple[str, ...], ...] = (
     # "anywhere but the charger", "everything but the drone", "apart from the cube"
     ("anywhere", "but"), ("anything", "but"), ("everywhere", "but"), ("everything", "but"),
     ("apart", "from"), ("aside", "from"),
+    # "hold off on sending the rover", "refrain from ...", "forget about the rover"
+    ("hold", "off"), ("refrain", "from"), ("forget", "about"),
 )
 # the cues that can open a prohibition ("don't send the dog, the rover or the drone"); the rest
 # negate a detail ("the bottle, not the cube", "without the rover")
@@ -81,6 +83,9 @@ STAYS: tuple[tuple[str, ...], ...] = (
     ("sits", "this", "one", "out"), ("sits", "out"), ("is", "off", "limits"),
     ("excluded",), ("is", "excluded"), ("out", "of", "service"), ("is", "out", "of", "service"),
     ("hold", "position"), ("holds", "position"), ("hold", "your", "position"),
+    ("is", "not", "to"), ("are", "not", "to"), ("is", "not", "required"), ("not", "required"),
+    ("is", "forbidden"), ("is", "not", "allowed"), ("not", "allowed"), ("do", "nothing"),
+    ("does", "nothing"), ("sit", "this", "one", "out"), ("sit", "out"),
 )
 # "the dog should stay", "the drone shouldn't be used": a robot mention then modals (at most
 # MODAL_REACH words, in its clause) and a stay cue or a negation (Reading.modal_negation)
@@ -98,6 +103,7 @@ for _cue in STAYS:
     _STAYS_AFTER.setdefault(_cue[0], []).append(_cue)
 # "keep the drone on the ground", "leave the rover out of it", "keep the dog parked"
 KEEP = frozenset({"keep", "leave", "hold"})
+SKIP = frozenset({"skip", "skipping"})  # right before the robot ("skip the rover"), no further
 KEPT = frozenset({"ground", "grounded", "parked", "docked", "here", "home", "out", "behind",
                   "alone", "idle", "put", "back", "where", "off"})
 UNIVERSAL = frozenset({"everything", "everyone", "everybody"})
@@ -447,9 +453,15 @@ class Reading:
                 if found is not None and found[0] == "stays":  # "the dog should stay"
                     return self.said(start, found[1])
         first = max(0, start - 3)
+        if start > 0 and (words[start - 1] in SKIP or (
+                start > 1 and words[start - 1] in ARTICLES and words[start - 2] in SKIP)):
+            return self.said(start - 1 if words[start - 1] in SKIP else start - 2, end)
         if KEEP.isdisjoint(words[first:start]):
             return None
         keep = max(i for i in range(first, start) if words[i] in KEEP)  # the nearest
+        if words[keep] == "leave" and (end == len(words) or self.clause_of[end] != self.clause_of[
+                start] or "," in self.seps[end - 1]):
+            return self.said(keep, end)  # "leave the rover." (and nothing after it)
         for kept in range(end, min(len(words), end + 4)):
             if words[kept] in KEPT:
                 return self.said(keep, kept + 1)
