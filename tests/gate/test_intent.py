@@ -380,6 +380,26 @@ def test_a_number_written_in_words_is_carried_and_held_to_its_range(sar: Crew) -
                          "iris.takeoff altitude), outside what it takes: [1, 10]")]
 
 
+@pytest.mark.parametrize(("request_", "said"), [
+    ("Walk the dog to room_a; leave the bottle where it is.", "leave the bottle where"),
+    ("Walk the dog to room_a; the bottle stays on the table.", "bottle stays"),
+    ("Walk the dog to room_a; the bottle must stay put.", "bottle must stay"),
+])
+def test_a_thing_left_where_it_is_is_not_carried(g1_go2: Crew, request_: str, said: str) -> None:
+    """An object the request leaves ("stays", "leave it where it is") is no object it states:
+    carrying it is refused (it was taken as stated, and the carry accepted)."""
+    v = check(g1_go2, request_, carry("bottle", "room_a"))
+    assert found(v) == [(0, "negated_step", "the request rules out g1.grab_from_table here: "
+                         f"'{said}'")]
+
+
+@pytest.mark.parametrize("request_", ["Hold the bottle and carry it to room_b.",
+                                      "Keep the bottle upright and carry it to room_b.",
+                                      "Carry the bottle to room_b; the charger is off limits."])
+def test_holding_or_keeping_a_thing_is_no_rule_against_it(g1_go2: Crew, request_: str) -> None:
+    assert codes(check(g1_go2, request_, carry("bottle", "room_b"))) == []
+
+
 def test_keep_the_drone_on_the_ground_rules_out_every_drone_step(sar: Crew) -> None:
     v = check(sar, "Drive the rover to x 2, y 1; keep the drone on the ground.",
               plan("search_and_dispatch", *SEARCH, DISPATCH))

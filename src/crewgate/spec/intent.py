@@ -574,7 +574,7 @@ class Intent(IntentChecks, Rule):
                 brief.clause_robots.setdefault(m.clause, set()).add(robot)
             if m.exclusive:
                 brief.only |= m.referents
-        places, objects = ([m for m in reading.mentions(table) if m.start >= start]
+        places, objects = ([m for m in reading.mentions(table, left=True) if m.start >= start]
                            for table in (self.places, self.objects))
         for m in reading.actions(self.skills, places + objects):
             if m.start < start:
@@ -646,11 +646,12 @@ class Intent(IntentChecks, Rule):
     def _known(self, reading: Reading) -> list[int]:
         """Where the request names an action, place or object the gate knows, in order."""
         return sorted(m.start for table in (self.skills, self.places, self.objects)
-                      for m in reading.mentions(table))
+                      for m in reading.mentions(table, left=table is not self.skills))
 
     def _asks_anything(self, reading: Reading, start: int) -> bool:
         return any(m.start >= start and m.negated is None for table in (
-            self.skills, self.places, self.objects) for m in reading.mentions(table))
+            self.skills, self.places, self.objects)
+            for m in reading.mentions(table, left=table is not self.skills))
 
     def _context(self, reading: Reading, start: int) -> bool:
         before = reading.words[max(0, start - 4):start]

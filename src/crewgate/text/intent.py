@@ -103,6 +103,7 @@ for _cue in STAYS:
     _STAYS_AFTER.setdefault(_cue[0], []).append(_cue)
 # "keep the drone on the ground", "leave the rover out of it", "keep the dog parked"
 KEEP = frozenset({"keep", "leave", "hold"})
+LEAVE = frozenset({"leave"})  # of KEEP, what rules a thing out ("hold the bottle" takes it)
 SKIP = frozenset({"skip", "skipping"})  # right before the robot ("skip the rover"), no further
 KEPT = frozenset({"ground", "grounded", "parked", "docked", "here", "home", "out", "behind",
                   "alone", "idle", "put", "back", "where", "off"})
@@ -235,7 +236,7 @@ class Reading:
         ordered = sorted(begins)  # each begin repeated up to the next (a few runs, in C)
         self.part_start: list[int] = list(chain.from_iterable(
             map(repeat, ordered, map(sub, [*ordered[1:], n], ordered))))
-        self._mentions: dict[tuple[int, bool], tuple[Mention, ...]] = {}
+        self._mentions: dict[tuple[int, bool, bool], tuple[Mention, ...]] = {}
         self._vocabulary = frozenset(words)
         self._positions: dict[str, list[int]] = {}  # of the words looked up, where each stands
 
@@ -350,18 +351,21 @@ class Reading:
 
     # -- mentions -----------------------------------------------------------------------------
 
-    def mentions(self, table: PhraseTable, *, stays: bool = False) -> tuple[Mention, ...]:
+    def mentions(self, table: PhraseTable, *, stays: bool = False,
+                 left: bool = False) -> tuple[Mention, ...]:
         """Every mention of the table's phrases, the longest where they overlap, each with its
         negation and exclusivity. ``stays``: also rule out what "stays", "keep X on the
-        ground" and the like say of it (robots). Read once per table (the same table object
-        for the reading's life)."""
-        key = (id(table), stays)
+        ground" and the like say of it (robots); ``left``: what "stays", "is off limits",
+        "leave X where it is" say of it (things: places, objects; "keep" and "hold" a thing
+        are no such cue). Read once per table (the same table object for the reading's
+        life)."""
+        key = (id(table), stays, left)
         found = self._mentions.get(key)
         if found is None:
-            found = self._mentions[key] = tuple(self._find_mentions(table, stays))
+            found = self._mentions[key] = tuple(self._find_mentions(table, stays, left))
         return found
 
-    def _find_mentions(self, table: PhraseTable, stays: bool) -> list[Mention]:
+    def _find_mentions(self, table: PhraseTable, stays: bool, left: bool) -> list[Mention]:
         # by start, the longest first (one phrase per start and length)
         spans = sorted([(i, -len(phrase), phrase) for i, phrase in self._starts(
             _by_first(table))])
@@ -373,8 +377,8 @@ class Reading:
                 continue  # inside a longer mention
             taken_until = end
             negated = self._negation(start, end)
-            if negated is None and stays:
-                negated = self._stays(start, end)
+            if negated is None and (stays or left):
+                negated = self._stays(start, end, robot=stays)
             out.append(tuple_of(Mention, (start, end, " ".join(phrase), table[phrase],
                                       self.clause_of[start], negated,
                                       self._exclusive(start, end), False)))
@@ -442,7 +446,7 @@ class Reading:
                 return self.said(scope.at, end)
         return None
 
-    def _stays(self, start: int, end: int) -> str | None:
+    def _stays(self, start: int, end: int, robot: bool = True) -> str | None:
         words = self.words
         if end < len(words):
             for cue in _STAYS_AFTER.get(words[end], ()):
@@ -456,9 +460,10 @@ class Reading:
         if start > 0 and (words[start - 1] in SKIP or (
                 start > 1 and words[start - 1] in ARTICLES and words[start - 2] in SKIP)):
             return self.said(start - 1 if words[start - 1] in SKIP else start - 2, end)
-        if KEEP.isdisjoint(words[first:start]):
+        keeping = KEEP if robot else LEAVE
+        if keeping.isdisjoint(words[first:start]):
             return None
-        keep = max(i for i in range(first, start) if words[i] in KEEP)  # the nearest
+        keep = max(i for i in range(first, start) if words[i] in keeping)  # the nearest
         if words[keep] == "leave" and (end == len(words) or self.clause_of[end] != self.clause_of[
                 start] or "," in self.seps[end - 1]):
             return self.said(keep, end)  # "leave the rover." (and nothing after it)
