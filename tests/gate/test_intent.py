@@ -400,6 +400,35 @@ def test_holding_or_keeping_a_thing_is_no_rule_against_it(g1_go2: Crew, request_
     assert codes(check(g1_go2, request_, carry("bottle", "room_b"))) == []
 
 
+def _go(x: float, y: float) -> dict[str, Any]:
+    return plan("dispatch_only", ("tb3", "navigate_to", {"x": x, "y": y}))
+
+
+@pytest.mark.parametrize(("request_", "said"), [
+    ("Rover: go to x 4, y 5, not x 2, y 3.", "not x 2, y 3"),
+    ("Rover: go to x 4, y 5 and avoid (2, 3).", "avoid (2, 3)"),
+    ("Rover, go to (4, 5), never to (2, 3).", "never to (2, 3)"),
+    ("Rover: go to (4, 5) but not (2, 3).", "not (2, 3)"),
+])
+def test_a_point_the_request_rules_out_is_not_gone_to(sar: Crew, request_: str,
+                                                      said: str) -> None:
+    """A point a negation covers (read past the scope's end while the value goes on) refuses
+    the step that goes there; the point the request asks for is accepted. (Both points were
+    stated alike, and the rover's drive to the one ruled out was accepted.)"""
+    assert found(check(sar, request_, _go(2, 3))) == [
+        (0, "negated_step", f"the request rules out tb3.navigate_to here: '{said}'")]
+    assert codes(check(sar, request_, _go(4, 5))) == []
+
+
+def test_a_zone_the_request_rules_out_is_not_searched(sar: Crew) -> None:
+    request = "Search x from 0 to 5, y from 0 to 5, not x from 1 to 2, y from 1 to 2, then land."
+    inner = {"x_min": 1, "x_max": 2, "y_min": 1, "y_max": 2}
+    v = check(sar, request, plan("search_only", ("iris", "takeoff", {}),
+                                 ("iris", "search_target", inner), LAND))
+    assert ("negated_step", 1) in [(c, i) for i, c in codes(v)]
+    assert codes(check(sar, request, plan("search_only", *SEARCH, LAND))) == []
+
+
 def test_keep_the_drone_on_the_ground_rules_out_every_drone_step(sar: Crew) -> None:
     v = check(sar, "Drive the rover to x 2, y 1; keep the drone on the ground.",
               plan("search_and_dispatch", *SEARCH, DISPATCH))

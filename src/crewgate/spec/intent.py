@@ -91,6 +91,9 @@ class Brief:
     stated: list[Stated] = field(default_factory=list)
     points: list[tuple[float, float]] = field(default_factory=list)  # stated, not negated
     zones: list[Zone] = field(default_factory=list)
+    # points and zones a negation covers ("not x 2, y 3", "avoid (2, 3)"), with its saying
+    negated_points: list[tuple[tuple[float, float], str]] = field(default_factory=list)
+    negated_zones: list[tuple[Zone, str]] = field(default_factory=list)
     retracted: str | None = None  # the cue, when the request takes back everything
     unclear: str | None = None  # a negation that covers nothing the gate knows
     universal: bool = False
@@ -377,11 +380,16 @@ class IntentChecks:
         return f"{_names(robots)} has no skill that moves it to a place"
 
     def _ruled_out(self, brief: Brief, step: PlannedStep, f: Findings) -> None:
-        if not brief.negated:
+        if not (brief.negated or brief.negated_points or brief.negated_zones):
             return
         values = step.names
         said = [m.negated for m in brief.negated
                 if m.negated and (step.ref in m.referents or values & m.referents)]
+        for slot, negated in (("point", brief.negated_points), ("zone", brief.negated_zones)):
+            if negated and step.typed is not None:  # a point or zone it says not to go to
+                for p in self._slotted.get((step.ref, slot), ()):
+                    if p in step.given:
+                        said += [cue for value, cue in negated if _same(step.typed.get(p), value)]
         if said:  # the longest saying: "do not send the dog to the charger" over "do not send"
             f.add(Code.NEGATED_STEP, f"the request rules out {step.ref} here: "
                   f"{max(said, key=len)!r}")
@@ -605,7 +613,8 @@ class Intent(IntentChecks, Rule):
                 for m in brief.actions for ref in m.referents)}
         brief.stated = [s for q in reading.quantities if q.start >= start
                         and (s := self._stated(q, brief)) is not None]
-        brief.unclear = self._unclear(reading, start)
+        valued = self._negated_values(reading, brief)
+        brief.unclear = self._unclear(reading, start, valued)
         if brief.retracted is None:
             self._geometry(text, reading, brief)
         brief.gives = self._given(brief, RequestFacts.read(text))
@@ -628,6 +637,25 @@ class Intent(IntentChecks, Rule):
             if (facts.points or facts.zones) and not Reading(clause).scopes:
                 brief.points += facts.points
                 brief.zones += facts.zones
+
+    def _negated_values(self, reading: Reading, brief: Brief) -> set[int]:
+        """The points and zones a negation's scope covers (read past the scope's end while the
+        value goes on: "not x 2, y 3"), each with the negation's saying; where the cues of
+        those scopes begin (a negation of a value is clear)."""
+        words, seps, valued = reading.words, reading.seps, set()
+        for scope in reading.scopes:
+            end = reading.through_values(scope.end)
+            if not any(w[0].isdigit() for w in words[scope.start:end]):
+                continue
+            facts = RequestFacts.read(reading.span_text(scope.start, end))
+            if not (facts.points or facts.zones):
+                continue
+            after = seps[end - 1]  # its closing brackets: "avoid (2, 3)"
+            said = reading.said(scope.at, end) + after[:len(after) - len(after.lstrip(")]"))]
+            brief.negated_points += [(p, said) for p in facts.points]
+            brief.negated_zones += [(z, said) for z in facts.zones]
+            valued.add(scope.at)
+        return valued
 
     def _modal(self, reading: Reading, m: Mention, at: int, known: list[int]) -> str | None:
         """A robot named, then modals and a negation (at word ``at``) that covers nothing else
@@ -678,12 +706,13 @@ class Intent(IntentChecks, Rule):
                      for p, kind in self._skill(ref).params.items()
                      if kind.numeric and unit_key(getattr(kind, "unit", None)) == q.unit)
 
-    def _unclear(self, reading: Reading, start: int) -> str | None:
+    def _unclear(self, reading: Reading, start: int, valued: set[int]) -> str | None:
         # where each known thing is named (the robots' mentions as read for the brief: where
-        # they stand does not depend on what "stays" says of them)
+        # they stand does not depend on what "stays" says of them); a scope that covers a point
+        # or a zone (``valued``) rules that out
         known: list[int] | None = None
         for scope in reading.scopes:
-            if scope.start < start or not scope.opens or scope.cue not in (
+            if scope.start < start or not scope.opens or scope.at in valued or scope.cue not in (
                     "do not", "don't", "dont", "never", "must not", "should not"):
                 continue
             if known is None:

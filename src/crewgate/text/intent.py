@@ -94,6 +94,10 @@ MODALS = frozenset({"must", "should", "shall", "will", "can", "may", "might", "w
 NEGATED_MODALS = frozenset({"mustn", "shouldn", "shan", "won", "can", "wouldn", "couldn",
                             "needn", "mightn"})  # before "t" ("shouldn't")
 MODAL_REACH = 3
+# the words a stated value is written with besides its numbers ("x 2, y 3 m", "y from 1 to 2")
+VALUE_WORDS = frozenset({"x", "y", "m", "metre", "metres", "meter", "meters", "from", "to", "in",
+                         "between", "and", "through"})
+VALUE_REACH = 6  # words a negated value is read past its scope's end, at most
 # what can follow a mention right away ("to" only after another modal: "the rover to the
 # victim" is no modal)
 _FIRST_MODALS = (MODALS - {"to"}) | NEGATED_MODALS
@@ -276,6 +280,27 @@ class Reading:
     def find(self, phrases: tuple[tuple[str, ...], ...]) -> list[tuple[int, int]]:
         """Where each phrase occurs as whole words, (start, end), in order."""
         return sorted({(i, i + len(phrase)) for i, phrase in self._starts(_by_first(phrases))})
+
+    def through_values(self, end: int) -> int:
+        """Past the values that continue at word ``end`` (numbers, axis labels, units: a
+        negation's scope can stop at the comma inside "not x 2, y 3"), in its clause, a few
+        words at most."""
+        words, clause = self.words, self.clause_of[end - 1] if end else 0
+        stop = min(len(words), end + VALUE_REACH)
+        while end < stop and self.clause_of[end] == clause and (
+                words[end][0].isdigit() or words[end] in VALUE_WORDS):
+            end += 1
+        return end
+
+    def span_text(self, start: int, end: int) -> str:
+        """The words [start, end) as the request wrote them (folded), with what separates them
+        and what stands right before and after them ("(2, 3)" keeps its brackets)."""
+        if start >= end:
+            return ""
+        seps = self.seps
+        inner = "".join(w + s for w, s in zip(self.words[start:end], seps[start:end],
+                                              strict=True))
+        return (seps[start - 1] if start else "") + inner
 
     def said(self, start: int, end: int) -> str:
         """Words as the request wrote them between (folded: "Don't" is "don't")."""
