@@ -358,6 +358,34 @@ def test_a_modal_negation_of_an_action_rules_out_the_action_not_the_robot(g1_go2
               walk("charging"))
     assert found(v) == [(0, "negated_step", "the request rules out go2.navigate_to_location "
                          "here: 'must not go to the charger'")]
+    assert codes(check(g1_go2, "Walk the dog to room_a; the dog must not go to the charger.",
+                       walk("room_a"))) == []
+
+
+@pytest.mark.parametrize(("request_", "asked", "ruled_out"), [
+    ("Walk the dog to room_a, but do not go to the charger.", walk("room_a"), walk("charging")),
+    ("Send the dog to room_a. Do not send it to the charger.", walk("room_a"), walk("charging")),
+    ("Carry the bottle to room_b, do not carry the cube.", carry("bottle", "room_b"),
+     carry("red_cube", "room_b")),
+])
+def test_an_action_negated_with_a_thing_is_ruled_out_with_it_only(
+        g1_go2: Crew, request_: str, asked: dict[str, Any], ruled_out: dict[str, Any]) -> None:
+    """"do not go to the charger" rules out going to the charger, not going: the walk the
+    request asks for is accepted (it was refused, every go step negated), the one it rules
+    out refused."""
+    assert codes(check(g1_go2, request_, asked)) == []
+    assert (0, "negated_step") in codes(check(g1_go2, request_, ruled_out))
+
+
+def test_an_action_negated_with_a_point_is_ruled_out_with_it_only(sar: Crew) -> None:
+    request = "Rover, do not go to x 2, y 3; go to x 4, y 5 instead."
+    assert codes(check(sar, request, _go(4, 5))) == []
+    assert found(check(sar, request, _go(2, 3))) == [
+        (0, "negated_step", "the request rules out tb3.navigate_to here: 'do not go to x 2, y 3'")]
+
+
+def test_an_action_negated_alone_is_ruled_out_wherever_it_goes(g1_go2: Crew) -> None:
+    assert (0, "negated_step") in codes(check(g1_go2, "Do not go anywhere.", walk("room_a")))
 
 
 @pytest.mark.parametrize("cue", ["anywhere but", "everywhere but", "anything but"])

@@ -94,6 +94,10 @@ class Brief:
     # points and zones a negation covers ("not x 2, y 3", "avoid (2, 3)"), with its saying
     negated_points: list[tuple[tuple[float, float], str]] = field(default_factory=list)
     negated_zones: list[tuple[Zone, str]] = field(default_factory=list)
+    # actions negated only with the things or values their negation names ("do not go to the
+    # charger": going there, not going): the action, the things' referents, the values
+    negated_with: list[tuple[Mention, frozenset[str], tuple[tuple[float, ...], ...]]] = field(
+        default_factory=list)
     retracted: str | None = None  # the cue, when the request takes back everything
     unclear: str | None = None  # a negation that covers nothing the gate knows
     universal: bool = False
@@ -380,11 +384,16 @@ class IntentChecks:
         return f"{_names(robots)} has no skill that moves it to a place"
 
     def _ruled_out(self, brief: Brief, step: PlannedStep, f: Findings) -> None:
-        if not (brief.negated or brief.negated_points or brief.negated_zones):
+        if not (brief.negated or brief.negated_points or brief.negated_zones
+                or brief.negated_with):
             return
         values = step.names
         said = [m.negated for m in brief.negated
                 if m.negated and (step.ref in m.referents or values & m.referents)]
+        for m, things, negated_values in brief.negated_with:  # the action with what it names
+            if m.negated and step.ref in m.referents and (values & things or any(
+                    _same(v, n) for v in (step.typed or {}).values() for n in negated_values)):
+                said.append(m.negated)
         for slot, negated in (("point", brief.negated_points), ("zone", brief.negated_zones)):
             if negated and step.typed is not None:  # a point or zone it says not to go to
                 for p in self._slotted.get((step.ref, slot), ()):
@@ -584,11 +593,12 @@ class Intent(IntentChecks, Rule):
                 brief.only |= m.referents
         places, objects = ([m for m in reading.mentions(table, left=True) if m.start >= start]
                            for table in (self.places, self.objects))
+        negated_actions: list[Mention] = []
         for m in reading.actions(self.skills, places + objects):
             if m.start < start:
                 continue
             if m.negated is not None:
-                brief.negated.append(m)
+                negated_actions.append(m)
                 continue
             agent = next((a for a in reversed(agents)
                           if reading.part_start[m.start] <= a.start < m.start), None)
@@ -614,7 +624,8 @@ class Intent(IntentChecks, Rule):
         brief.stated = [s for q in reading.quantities if q.start >= start
                         and (s := self._stated(q, brief)) is not None]
         valued = self._negated_values(reading, brief)
-        brief.unclear = self._unclear(reading, start, valued)
+        self._qualify(reading, negated_actions, valued, brief)
+        brief.unclear = self._unclear(reading, start, set(valued))
         if brief.retracted is None:
             self._geometry(text, reading, brief)
         brief.gives = self._given(brief, RequestFacts.read(text))
@@ -638,11 +649,33 @@ class Intent(IntentChecks, Rule):
                 brief.points += facts.points
                 brief.zones += facts.zones
 
-    def _negated_values(self, reading: Reading, brief: Brief) -> set[int]:
+    def _qualify(self, reading: Reading, actions: list[Mention],
+                 valued: dict[int, tuple[tuple[float, ...], ...]], brief: Brief) -> None:
+        """Each negated action, ruled out outright ("do not go anywhere"), or only with the
+        places, objects, points and zones its negation also names ("do not go to the charger",
+        "don't carry the cube", "do not drive to x 2, y 3"): those are ruled out themselves,
+        and the action is, where it goes with them, not elsewhere."""
+        things: dict[int, set[str]] = {}  # a scope's cue -> the things it negates
+        for m in brief.negated:
+            scope = reading.negating(m.start)
+            if scope is not None:
+                things.setdefault(scope.at, set()).update(m.referents)
+        for m in actions:
+            scope = reading.negating(m.start)
+            at = scope.at if scope is not None else -1
+            named, values = things.get(at, set()), valued.get(at, ())
+            if named or values:
+                brief.negated_with.append((m, frozenset(named), values))
+            else:
+                brief.negated.append(m)
+
+    def _negated_values(self, reading: Reading,
+                        brief: Brief) -> dict[int, tuple[tuple[float, ...], ...]]:
         """The points and zones a negation's scope covers (read past the scope's end while the
-        value goes on: "not x 2, y 3"), each with the negation's saying; where the cues of
-        those scopes begin (a negation of a value is clear)."""
-        words, seps, valued = reading.words, reading.seps, set()
+        value goes on: "not x 2, y 3"), each with the negation's saying; per scope (its cue's
+        start) that covers any, those values (a negation of a value is clear)."""
+        words, seps = reading.words, reading.seps
+        valued: dict[int, tuple[tuple[float, ...], ...]] = {}
         for scope in reading.scopes:
             end = reading.through_values(scope.end)
             if not any(w[0].isdigit() for w in words[scope.start:end]):
@@ -654,7 +687,7 @@ class Intent(IntentChecks, Rule):
             said = reading.said(scope.at, end) + after[:len(after) - len(after.lstrip(")]"))]
             brief.negated_points += [(p, said) for p in facts.points]
             brief.negated_zones += [(z, said) for z in facts.zones]
-            valued.add(scope.at)
+            valued[scope.at] = (*facts.points, *facts.zones)
         return valued
 
     def _modal(self, reading: Reading, m: Mention, at: int, known: list[int]) -> str | None:

@@ -455,10 +455,10 @@ class Reading:
                 return scope
         return None
 
-    def _negation(self, start: int, end: int) -> str | None:
-        """The first scope (in the scopes' order) that covers the mention, said with it. A
-        scope reaches at most ``WINDOW`` words past its cue: only the scopes whose cue begins
-        that near before the mention are looked at (linear however many negations)."""
+    def negating(self, start: int) -> Scope | None:
+        """The first scope (in the scopes' order) that covers the word. A scope reaches at most
+        ``WINDOW`` words past its cue: only the scopes whose cue begins that near before the
+        word are looked at (linear however many negations)."""
         scopes = self.scopes
         if not scopes:
             return None
@@ -468,8 +468,13 @@ class Reading:
             if scope.at > start:
                 break
             if scope.start <= start < scope.end:
-                return self.said(scope.at, end)
+                return scope
         return None
+
+    def _negation(self, start: int, end: int) -> str | None:
+        """What negates the mention [start, end): its scope's cue said up to it."""
+        scope = self.negating(start)
+        return None if scope is None else self.said(scope.at, end)
 
     def _stays(self, start: int, end: int, robot: bool = True) -> str | None:
         words = self.words
