@@ -79,7 +79,7 @@ def test_a_robot_ruled_out_does_not_act_and_the_asked_action_is_owed(g1_go2: Cre
     v = check(g1_go2, "Do NOT send the dog to the charger. Just wave hello.", walk("charging"))
     assert found(v) == [
         (None, "dropped_request", "the request asks to 'wave' (g1.wave); no step does"),
-        (0, "excluded_robot", "the request rules out go2: 'do not send the dog'"),
+        (0, "excluded_robot", "the request rules out go2 here: 'do not send the dog'"),
         (0, "negated_step", "the request rules out go2.navigate_to_location here: 'do not send "
          "the dog to the charger'")]
     assert check(g1_go2, "Do NOT send the dog to the charger. Just wave hello.",
@@ -375,6 +375,20 @@ def test_an_action_negated_with_a_thing_is_ruled_out_with_it_only(
     out refused."""
     assert codes(check(g1_go2, request_, asked)) == []
     assert (0, "negated_step") in codes(check(g1_go2, request_, ruled_out))
+
+
+@pytest.mark.parametrize("request_", [
+    "Walk the dog to room_a; do not send the dog to the charger.",
+    "Do not send the dog to the charger; walk it to room_a.",
+    "Walk the dog to room_a, but never take the dog to the charger.",
+])
+def test_a_robot_negated_with_a_place_is_ruled_out_there_only(g1_go2: Crew,
+                                                              request_: str) -> None:
+    """"do not send the dog to the charger" rules the dog out of going there, not out of the
+    walk the request asks for (it refused the walk: the dog was ruled out outright)."""
+    assert codes(check(g1_go2, request_, walk("room_a"))) == []
+    assert codes(check(g1_go2, request_, walk("charging"))) == [
+        (0, "excluded_robot"), (0, "negated_step")]
 
 
 def test_an_action_negated_with_a_point_is_ruled_out_with_it_only(sar: Crew) -> None:

@@ -98,6 +98,10 @@ class Brief:
     # charger": going there, not going): the action, the things' referents, the values
     negated_with: list[tuple[Mention, frozenset[str], tuple[tuple[float, ...], ...]]] = field(
         default_factory=list)
+    # robots ruled out only with the things or values their negation names ("do not send the
+    # dog to the charger"): robot -> (the things' referents, the values, the saying)
+    excluded_with: dict[str, tuple[frozenset[str], tuple[tuple[float, ...], ...], str]] = field(
+        default_factory=dict)
     retracted: str | None = None  # the cue, when the request takes back everything
     unclear: str | None = None  # a negation that covers nothing the gate knows
     universal: bool = False
@@ -364,6 +368,10 @@ class IntentChecks:
         if step.robot in brief.excluded:
             f.add(Code.EXCLUDED_ROBOT, f"the request rules out {step.robot}: "
                   f"{brief.excluded[step.robot]!r}")
+        elif step.robot in brief.excluded_with and self._with(step, *brief.excluded_with[
+                step.robot][:2]):
+            f.add(Code.EXCLUDED_ROBOT, f"the request rules out {step.robot} here: "
+                  f"{brief.excluded_with[step.robot][2]!r}")
         elif brief.only and step.robot not in brief.only:
             f.add(Code.EXCLUDED_ROBOT, f"the request asks for {_names(brief.only)} only; not "
                   f"{step.robot}")
@@ -374,6 +382,13 @@ class IntentChecks:
                 f.add(Code.SUBSTITUTED_ROBOT, f"the request gives {m.phrase!r} to "
                       f"{_names(named)}; {self._can_go(named)}, and {step.robot} may not take "
                       "its place")
+
+    @staticmethod
+    def _with(step: PlannedStep, things: frozenset[str],
+              values: tuple[tuple[float, ...], ...]) -> bool:
+        """Whether the step carries one of these things or values."""
+        return bool(step.names & things) or any(
+            _same(v, n) for v in (step.typed or {}).values() for n in values)
 
     def _can_go(self, robots: Iterable[str]) -> str:
         able = [f"{r}.{n}" for r in sorted(robots) for n, s in self.crew.robots[r].skills.items()
@@ -391,8 +406,8 @@ class IntentChecks:
         said = [m.negated for m in brief.negated
                 if m.negated and (step.ref in m.referents or values & m.referents)]
         for m, things, negated_values in brief.negated_with:  # the action with what it names
-            if m.negated and step.ref in m.referents and (values & things or any(
-                    _same(v, n) for v in (step.typed or {}).values() for n in negated_values)):
+            if m.negated and step.ref in m.referents and self._with(step, things,
+                                                                      negated_values):
                 said.append(m.negated)
         for slot, negated in (("point", brief.negated_points), ("zone", brief.negated_zones)):
             if negated and step.typed is not None:  # a point or zone it says not to go to
@@ -573,11 +588,15 @@ class Intent(IntentChecks, Rule):
         known: list[int] | None = None  # where actions, places and objects are named
         agents: list[Mention] = []  # robots named, in order: who does the verbs after them
         # (the last named before a verb in its part of the clause)
+        negated_robots: list[Mention] = []  # by a negation's scope: qualified below
         for m in reading.mentions(self.robots, stays=True):
             if m.start < start:
                 continue
             agents.append(m)
             negated = m.negated
+            if negated is not None and reading.negating(m.start) is not None:
+                negated_robots.append(m)
+                continue
             if negated is None and (at := reading.modal_negation(m.start, m.end)) is not None:
                 if known is None:
                     known = self._known(reading)
@@ -624,7 +643,7 @@ class Intent(IntentChecks, Rule):
         brief.stated = [s for q in reading.quantities if q.start >= start
                         and (s := self._stated(q, brief)) is not None]
         valued = self._negated_values(reading, brief)
-        self._qualify(reading, negated_actions, valued, brief)
+        self._qualify(reading, negated_actions, negated_robots, valued, brief)
         brief.unclear = self._unclear(reading, start, set(valued))
         if brief.retracted is None:
             self._geometry(text, reading, brief)
@@ -649,25 +668,34 @@ class Intent(IntentChecks, Rule):
                 brief.points += facts.points
                 brief.zones += facts.zones
 
-    def _qualify(self, reading: Reading, actions: list[Mention],
+    def _qualify(self, reading: Reading, actions: list[Mention], robots: list[Mention],
                  valued: dict[int, tuple[tuple[float, ...], ...]], brief: Brief) -> None:
-        """Each negated action, ruled out outright ("do not go anywhere"), or only with the
-        places, objects, points and zones its negation also names ("do not go to the charger",
-        "don't carry the cube", "do not drive to x 2, y 3"): those are ruled out themselves,
-        and the action is, where it goes with them, not elsewhere."""
+        """Each negated action and robot, ruled out outright ("do not go anywhere", "do not
+        send the rover"), or only with the places, objects, points and zones its negation also
+        names ("do not go to the charger", "don't send the dog to the charger", "do not drive
+        to x 2, y 3"): those are ruled out themselves, and the action or robot is, where it
+        goes with them, not elsewhere."""
         things: dict[int, set[str]] = {}  # a scope's cue -> the things it negates
         for m in brief.negated:
             scope = reading.negating(m.start)
             if scope is not None:
                 things.setdefault(scope.at, set()).update(m.referents)
-        for m in actions:
-            scope = reading.negating(m.start)
-            at = scope.at if scope is not None else -1
-            named, values = things.get(at, set()), valued.get(at, ())
-            if named or values:
-                brief.negated_with.append((m, frozenset(named), values))
-            else:
-                brief.negated.append(m)
+        for mentions, is_robot in ((actions, False), (robots, True)):
+            for m in mentions:
+                scope = reading.negating(m.start)
+                at = scope.at if scope is not None else -1
+                named, values = frozenset(things.get(at, ())), valued.get(at, ())
+                said = m.negated or ""
+                if is_robot:
+                    for robot in m.referents:
+                        if named or values:
+                            brief.excluded_with.setdefault(robot, (named, values, said))
+                        else:
+                            brief.excluded.setdefault(robot, said)
+                elif named or values:
+                    brief.negated_with.append((m, named, values))
+                else:
+                    brief.negated.append(m)
 
     def _negated_values(self, reading: Reading,
                         brief: Brief) -> dict[int, tuple[tuple[float, ...], ...]]:

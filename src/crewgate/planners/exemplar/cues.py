@@ -36,7 +36,9 @@ class Cues:
         # who is named and who is ruled out, as the gate's request rule reads them (one
         # reading: a robot the planner leaves in is one the gate leaves in)
         brief = crew.intent.brief(request)
-        excluded = set(brief.excluded)
+        # (a robot ruled out only somewhere, "do not send the dog to the charger", is ruled out
+        # for planning unless the request also asks for it)
+        excluded = set(brief.excluded) | (set(brief.excluded_with) - set(brief.named))
         if brief.only:
             excluded |= set(crew.robots) - brief.only
         named = set(brief.named) | brief.only
