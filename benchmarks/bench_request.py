@@ -4,7 +4,8 @@ What is measured: the time to read requests of 1,000, 10,000, 100,000 and 1,000,
 made of one adversarial pattern repeated (a long run of spaces, of digits, of "x ", of
 "from 1 to ", of "(1,", of punctuation, of non-ASCII letters and combining marks, of
 typographic marks (dashes written for a minus, zero-width spaces, curly apostrophes), of
-negations and retractions, of negated points, nested
+negations and retractions, of negated points, of one clause of robots, actions, places and
+quantities, nested
 brackets, phrase triggers; and, for reference, requests dense with real ranges and points, whose
 output grows with them). Each reading is timed on its own with ``time.perf_counter_ns``, cold:
 the readings and the gaps kept across requests are forgotten first (a request up to 4,000
@@ -75,6 +76,8 @@ KINDS: dict[str, Callable[[int], str]] = {
     # written for a minus, zero-width spaces, soft hyphens, curly apostrophes, fullwidth commas
     "negations and retractions": _repeat("don't send the rover, no wait, never mind "),
     "negated points": _repeat("avoid (1, 2) and not x 3, y 4; "),
+    "robots, actions and places": _repeat("send the dog and the drone to the charger "),
+    "actions and quantities": _repeat("take off to 3 m and land "),
     "typographic marks": _repeat("x \u20131\uff0c y \u22122 \u200bdon\u2019t ro\u00adver "),
     "nested brackets": lambda n: "([" * (n // 4) + "])" * (n // 4),
     "phrase triggers": _repeat("bring me the to the "),

@@ -40,6 +40,10 @@ PADDING = {
     "phrase triggers": lambda: _repeat("bring me the to the "),
     "negations and retractions": lambda: _repeat("don't send the rover, no wait, never mind "),
     "negated points": lambda: _repeat("avoid (1, 2) and not x 3, y 4; "),
+    # one clause of many robots, actions, places and quantities (the agent of each action, the
+    # action of each quantity, the things an action may stand in are looked up, not scanned)
+    "robots, actions and places": lambda: _repeat("send the dog and the drone to the charger "),
+    "actions and quantities": lambda: _repeat("take off to 3 m and land "),
     "typographic marks": lambda: _repeat("x \u20131\uff0c y \u22122 \u200bdon\u2019t ro\u00adver "),
 }
 
@@ -117,6 +121,7 @@ def test_requests_after_padding_read_as_before() -> None:
 
 @pytest.mark.parametrize("padding", ["x and a space", "phrase triggers", "non-ASCII letters",
                                      "negations and retractions", "negated points",
+                                     "robots, actions and places", "actions and quantities",
                                      "typographic marks"])
 def test_the_intent_reader_reads_100k_characters_in_under_a_second(padding: str,
                                                                     crews: list[Crew]) -> None:

@@ -613,14 +613,17 @@ class Intent(IntentChecks, Rule):
         places, objects = ([m for m in reading.mentions(table, left=True) if m.start >= start]
                            for table in (self.places, self.objects))
         negated_actions: list[Mention] = []
+        agent_starts = [a.start for a in agents]  # (in order)
         for m in reading.actions(self.skills, places + objects):
             if m.start < start:
                 continue
             if m.negated is not None:
                 negated_actions.append(m)
                 continue
-            agent = next((a for a in reversed(agents)
-                          if reading.part_start[m.start] <= a.start < m.start), None)
+            # the last robot named before the verb, if in its part of the clause
+            k = bisect_left(agent_starts, m.start) - 1
+            agent = agents[k] if k >= 0 and agent_starts[k] >= reading.part_start[m.start] \
+                else None
             mine = {r for r in m.referents if agent is None
                     or r.partition(".")[0] in agent.referents}
             if not mine:
@@ -636,12 +639,16 @@ class Intent(IntentChecks, Rule):
                     brief.context |= m.referents
                 else:
                     kept.append(m)
+        acting = {(m.clause, ref.partition(".")[0]) for m in brief.actions for ref in m.referents}
         for clause, robots in brief.clause_robots.items():
-            brief.free |= {r for r in robots if not any(
-                m.clause == clause and ref.partition(".")[0] == r
-                for m in brief.actions for ref in m.referents)}
+            brief.free |= {r for r in robots if (clause, r) not in acting}
+        by_clause: dict[int, tuple[list[int], list[Mention]]] = {}  # the actions asked, per
+        for m in brief.actions:  # clause, in order, with where each stands
+            starts, actions = by_clause.setdefault(m.clause, ([], []))
+            starts.append(m.start)
+            actions.append(m)
         brief.stated = [s for q in reading.quantities if q.start >= start
-                        and (s := self._stated(q, brief)) is not None]
+                        and (s := self._stated(q, brief, by_clause)) is not None]
         valued = self._negated_values(reading, brief)
         self._qualify(reading, negated_actions, negated_robots, valued, brief)
         brief.unclear = self._unclear(reading, start, set(valued))
@@ -747,11 +754,15 @@ class Intent(IntentChecks, Rule):
         stripped = tuple(w for w in before if w not in ("the", "a", "an", "table"))
         return any(stripped[-len(cue):] == cue for cue in CONTEXT)
 
-    def _stated(self, q: Quantity, brief: Brief) -> Stated | None:
+    def _stated(self, q: Quantity, brief: Brief,
+                by_clause: Mapping[int, tuple[list[int], list[Mention]]]) -> Stated | None:
         """The numeric parameters a quantity can be for: of the skill its clause asks for, else
-        of the robots its clause names, else of any robot; with the quantity's unit."""
-        near = sorted((m for m in brief.actions if m.clause == q.clause),
-                      key=lambda m: (m.start > q.start, abs(m.start - q.start)))
+        of the robots its clause names, else of any robot; with the quantity's unit. The
+        actions looked at are the ``NEAR_ACTIONS`` nearest on each side (a clause of many is
+        read in linear time)."""
+        starts, actions = by_clause.get(q.clause, ([], []))
+        at = bisect_left(starts, q.start)
+        near = [*reversed(actions[max(0, at - NEAR_ACTIONS):at]), *actions[at:at + NEAR_ACTIONS]]
         for m in near:  # the action it follows, else precedes, that takes such a value
             params = self._taking(sorted(m.referents), q)
             if params:
@@ -791,6 +802,7 @@ def _same(value: object, stated: tuple[float, ...]) -> bool:
         _close(a, b) for a, b in zip(value, stated, strict=True))
 
 
+NEAR_ACTIONS = 16  # actions on each side of a quantity that it may be for, at most
 # where a clause ends in the text (a stop and a space; not the point of "2.5")
 CLAUSE_BREAK = re.compile(r"[.!?;:](?:\s+|$)|\s[-\u2013\u2014]+\s")
 DIGIT = re.compile(r"\d")

@@ -413,9 +413,9 @@ class Reading:
         """Mentions of a table of actions that are actions here: not inside a mention of a
         thing ("the pick-up point"), not a thing ("in my hand", "a wave of the hand"), and
         not a light verb that lends itself to the action after it ("give a wave")."""
-        taken = [(m.start, m.end) for m in things]
+        taken = {i for m in things for i in range(m.start, m.end)}  # the things' words
         found = [m for m in self.mentions(table)
-                 if not any(s < m.end and m.start < e for s, e in taken)
+                 if taken.isdisjoint(range(m.start, m.end))
                  and not (m.start > 1 and self.words[m.start - 1] in DETERMINERS
                           and self.words[m.start - 2] in PLACE_PREPOSITIONS)]
         out = []
