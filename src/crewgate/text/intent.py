@@ -473,6 +473,8 @@ class Reading:
 
     def _negation(self, start: int, end: int) -> str | None:
         """What negates the mention [start, end): its scope's cue said up to it."""
+        if not self.scopes:
+            return None
         scope = self.negating(start)
         return None if scope is None else self.said(scope.at, end)
 
