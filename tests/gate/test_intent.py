@@ -391,6 +391,14 @@ def test_a_robot_negated_with_a_place_is_ruled_out_there_only(g1_go2: Crew,
         (0, "excluded_robot"), (0, "negated_step")]
 
 
+def test_a_thing_past_a_comma_does_not_narrow_a_prohibition(g1_go2: Crew) -> None:
+    """"Do not send the dog, the charger is broken": the charger says why, it does not narrow
+    the prohibition; the dog is ruled out everywhere."""
+    v = check(g1_go2, "Walk the dog to room_a. Do not send the dog, the charger is broken.",
+              walk("room_a"))
+    assert codes(v) == [(0, "excluded_robot"), (0, "negated_step")]
+
+
 def test_an_action_negated_with_a_point_is_ruled_out_with_it_only(sar: Crew) -> None:
     request = "Rover, do not go to x 2, y 3; go to x 4, y 5 instead."
     assert codes(check(sar, request, _go(4, 5))) == []

@@ -682,16 +682,26 @@ class Intent(IntentChecks, Rule):
         names ("do not go to the charger", "don't send the dog to the charger", "do not drive
         to x 2, y 3"): those are ruled out themselves, and the action or robot is, where it
         goes with them, not elsewhere."""
-        things: dict[int, set[str]] = {}  # a scope's cue -> the things it negates
+        things: dict[int, list[Mention]] = {}  # a scope's cue -> the things it negates
         for m in brief.negated:
             scope = reading.negating(m.start)
             if scope is not None:
-                things.setdefault(scope.at, set()).update(m.referents)
+                things.setdefault(scope.at, []).append(m)
+        words, seps = reading.words, reading.seps
         for mentions, is_robot in ((actions, False), (robots, True)):
             for m in mentions:
                 scope = reading.negating(m.start)
-                at = scope.at if scope is not None else -1
-                named, values = frozenset(things.get(at, ())), valued.get(at, ())
+                if scope is None:
+                    named: frozenset[str] = frozenset()
+                    values: tuple[tuple[float, ...], ...] = ()
+                else:  # what it names after the action or robot, with no comma between (past
+                    # a comma, "do not send the dog, the charger is broken" tells why)
+                    reach = next((k for k in range(m.end, scope.end) if "," in seps[k - 1]),
+                                 scope.end)
+                    named = frozenset(r for t in things.get(scope.at, ())
+                                      if m.end <= t.start < reach for r in t.referents)
+                    values = valued.get(scope.at, ()) if any(
+                        w[0].isdigit() for w in words[m.end:reach]) else ()
                 said = m.negated or ""
                 if is_robot:
                     for robot in m.referents:
