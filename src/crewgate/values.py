@@ -54,4 +54,4 @@ def quick_init(cls: type[T]) -> type[T]:
     return cls
 
 
-__all__ = ["quick_init"]
+__all__ = ["quick_init", "tuple_of"]

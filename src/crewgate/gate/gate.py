@@ -200,19 +200,18 @@ class Gate:
             verdicts.append(clean(index, step.robot, step.skill, settled.workflow,
                                   (*settled.before, *rules, *requested)))
             steps[index] = tuple_of(Settled, (settled.skill, settled.typed, settled.given,
-                                          settled.workflow, None, settled.before, rules,
-                                          requested, verdicts[-1], settled.planned,
-                                          settled.direct))
+                                              settled.workflow, None, settled.before, rules,
+                                              requested, verdicts[-1], settled.planned,
+                                              settled.direct))
         problems = tuple(plan_level.items)
         # the world adds to no step but through its robot's availability (no preconditions,
         # runtime bindings or predicted state to read): validation checks just that
         still = not shape.until and not any(
             steps[i].skill is not None and steps[i].typed is not None for i in shape.readers)
-        return tuple_of(SettledPlan, (facts, shape.refs, shape.planned, tuple(steps), shape.skills,
-                                  problems, shape.until, tuple(verdicts),
-                                  PlanVerdict(problems=problems, steps=tuple(verdicts),
-                                              workflow=plan.workflow), still, shape.robots,
-                                  shape.timed, {}))
+        verdict = PlanVerdict(problems=problems, steps=tuple(verdicts), workflow=plan.workflow)
+        return tuple_of(SettledPlan, (facts, shape.refs, shape.planned, tuple(steps),
+                                      shape.skills, problems, shape.until, verdict.steps, verdict,
+                                      still, shape.robots, shape.timed, {}))
 
     def shape(self, plan: Plan) -> PlanShape:
         """What the plan's workflow and its steps' names settle, whatever their arguments and
@@ -319,11 +318,11 @@ class Gate:
                                           (typed, given), skill, rule)
             direct = facts is not None and self.intent.direct(
                 self.intent.brief(facts.text), planned, facts)
-            return tuple_of(Settled, (skill, typed, given, wf, progress, before, ruled, requested,
-                                  None, planned, direct))
+            return tuple_of(Settled, (skill, typed, given, wf, progress, before, ruled,
+                                      requested, None, planned, direct))
         return tuple_of(Settled, (skill, typed, given, wf, progress, before, ruled, requested,
-                              clean(index, step.robot, step.skill, wf,
-                                    (*before, *ruled, *requested)), None, False))
+                                  clean(index, step.robot, step.skill, wf,
+                                        (*before, *ruled, *requested)), None, False))
 
     def judge(self, settled: Settled, index: int, step: Step, mode: Mode,
               workflow: str | None, state: State, now: float,

@@ -94,10 +94,10 @@ class Brief:
     # points and zones a negation covers ("not x 2, y 3", "avoid (2, 3)"), with its saying
     negated_points: list[tuple[tuple[float, float], str]] = field(default_factory=list)
     negated_zones: list[tuple[Zone, str]] = field(default_factory=list)
-    # actions negated only with the things or values their negation names ("do not go to the
-    # charger": going there, not going): the action, the things' referents, the values
-    negated_with: list[tuple[Mention, frozenset[str], tuple[tuple[float, ...], ...]]] = field(
-        default_factory=list)
+    # actions negated only with what their negation names ("do not go to the charger": going
+    # there, not going): the action and the places' and objects' referents (the points and
+    # zones it names are ruled out themselves: negated_points, negated_zones)
+    negated_with: list[tuple[Mention, frozenset[str]]] = field(default_factory=list)
     # robots ruled out only with the things or values their negation names ("do not send the
     # dog to the charger"): robot -> (the things' referents, the values, the saying)
     excluded_with: dict[str, tuple[frozenset[str], tuple[tuple[float, ...], ...], str]] = field(
@@ -405,10 +405,8 @@ class IntentChecks:
         values = step.names
         said = [m.negated for m in brief.negated
                 if m.negated and (step.ref in m.referents or values & m.referents)]
-        for m, things, negated_values in brief.negated_with:  # the action with what it names
-            if m.negated and step.ref in m.referents and self._with(step, things,
-                                                                      negated_values):
-                said.append(m.negated)
+        said += [m.negated for m, things in brief.negated_with  # the action with what it names
+                 if m.negated and step.ref in m.referents and values & things]
         for slot, negated in (("point", brief.negated_points), ("zone", brief.negated_zones)):
             if negated and step.typed is not None:  # a point or zone it says not to go to
                 for p in self._slotted.get((step.ref, slot), ()):
@@ -710,7 +708,7 @@ class Intent(IntentChecks, Rule):
                         else:
                             brief.excluded.setdefault(robot, said)
                 elif named or values:
-                    brief.negated_with.append((m, named, values))
+                    brief.negated_with.append((m, named))
                 else:
                     brief.negated.append(m)
 

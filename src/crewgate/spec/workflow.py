@@ -8,6 +8,7 @@ earlier steps) and per-dispatch authorization (counting the steps dispatched and
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
@@ -157,10 +158,6 @@ class OrderRule(SpecModel, Rule):
             f.add(Code.ORDER_VIOLATION, f"{self.then} before {self.first} has completed{why}")
 
 
-# a plan's completeness: required steps x plan steps up to this are counted by list.count
-_COUNTED_IN_C = 256
-
-
 class Workflow(SpecModel, Rule):
     """A workflow contract: the only shapes a mission of this kind may take."""
 
@@ -257,16 +254,9 @@ class Workflow(SpecModel, Rule):
 
     def check_complete(self, name: str, refs: Sequence[str], f: Findings) -> None:
         """Plan-level: required steps present, lower bounds of counts met, enough steps."""
-        required = self.required
-        if len(required) * len(refs) <= _COUNTED_IN_C:  # a few steps: each counted in C
-            for ref, rule in required:
-                rule.check_planned(ref, name, refs.count(ref), f)
-        else:  # every step counted once
-            counts: dict[str, int] = {}
-            for ref in refs:
-                counts[ref] = counts.get(ref, 0) + 1
-            for ref, rule in required:
-                rule.check_planned(ref, name, counts.get(ref, 0), f)
+        counts = Counter(refs)
+        for ref, rule in self.required:
+            rule.check_planned(ref, name, counts[ref], f)
         if len(refs) < self.min_steps:
             f.add(Code.MISSING_STEP, f"workflow {name!r} needs at least {self.min_steps} "
                   f"step(s); the plan has {len(refs)}")

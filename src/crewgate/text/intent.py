@@ -14,15 +14,15 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from itertools import accumulate, chain, compress, repeat
 from operator import contains, eq, itemgetter, sub
 from typing import Any, Generic, NamedTuple, TypeVar, overload
 
 from crewgate.text.spelled import FIRST as SPELLED_FIRST
-from crewgate.text.spelled import spelled
-from crewgate.text.units import UNITS
+from crewgate.text.spelled import with_unit
+from crewgate.text.units import METRES, UNITS
 from crewgate.text.words import word_stream
 from crewgate.values import tuple_of
 
@@ -95,8 +95,7 @@ NEGATED_MODALS = frozenset({"mustn", "shouldn", "shan", "won", "can", "wouldn", 
                             "needn", "mightn"})  # before "t" ("shouldn't")
 MODAL_REACH = 3
 # the words a stated value is written with besides its numbers ("x 2, y 3 m", "y from 1 to 2")
-VALUE_WORDS = frozenset({"x", "y", "m", "metre", "metres", "meter", "meters", "from", "to", "in",
-                         "between", "and", "through"})
+VALUE_WORDS = frozenset({"x", "y", *METRES, "from", "to", "in", "between", "and", "through"})
 VALUE_REACH = 6  # words a negated value is read past its scope's end, at most
 # what can follow a mention right away ("to" only after another modal: "the rover to the
 # victim" is no modal)
@@ -405,8 +404,8 @@ class Reading:
             if negated is None and (stays or left):
                 negated = self._stays(start, end, robot=stays)
             out.append(tuple_of(Mention, (start, end, " ".join(phrase), table[phrase],
-                                      self.clause_of[start], negated,
-                                      self._exclusive(start, end), False)))
+                                          self.clause_of[start], negated,
+                                          self._exclusive(start, end), False)))
         return out
 
     def actions(self, table: PhraseTable, things: Iterable[Mention]) -> list[Mention]:
@@ -443,33 +442,26 @@ class Reading:
         """Where each scope's cue begins, in the scopes' order (ascending)."""
         return [scope.at for scope in self.scopes]
 
+    def _cues_from(self, first: int, word: int) -> Iterator[Scope]:
+        """The scopes whose cue begins at ``first`` or later and at ``word`` or before, in
+        order (found by bisection: linear however many negations)."""
+        scopes = self.scopes
+        for k in range(bisect_left(self._scope_cues, first), len(scopes)):
+            if scopes[k].at > word:
+                return
+            yield scopes[k]
+
     def scope_of(self, word: int) -> Scope | None:
         """The scope of the negation cue that holds the word, if one does."""
-        scopes = self.scopes
-        for k in range(bisect_left(self._scope_cues, word - _LONGEST_NEGATION + 1),
-                       len(scopes)):
-            scope = scopes[k]
-            if scope.at > word:
-                break
-            if word < scope.start:
-                return scope
-        return None
+        return next((s for s in self._cues_from(word - _LONGEST_NEGATION + 1, word)
+                     if word < s.start), None)
 
     def negating(self, start: int) -> Scope | None:
         """The first scope (in the scopes' order) that covers the word. A scope reaches at most
         ``WINDOW`` words past its cue: only the scopes whose cue begins that near before the
-        word are looked at (linear however many negations)."""
-        scopes = self.scopes
-        if not scopes:
-            return None
-        for k in range(bisect_left(self._scope_cues, start - WINDOW - _LONGEST_NEGATION),
-                       len(scopes)):
-            scope = scopes[k]
-            if scope.at > start:
-                break
-            if scope.start <= start < scope.end:
-                return scope
-        return None
+        word are looked at."""
+        return next((s for s in self._cues_from(start - WINDOW - _LONGEST_NEGATION, start)
+                     if s.start <= start < s.end), None)
 
     def _negation(self, start: int, end: int) -> str | None:
         """What negates the mention [start, end): its scope's cue said up to it."""
@@ -579,11 +571,7 @@ class Reading:
     def _number_at(self, i: int) -> tuple[float | None, str | None, int]:
         word = self.words[i]
         if word in SPELLED_FIRST:  # a number written in words counts only with its unit
-            found = spelled(self.words, i)
-            if found is None or found[1] >= len(self.words) or (
-                    self.words[found[1]] not in UNITS):
-                return None, None, i
-            return found[0], UNITS[self.words[found[1]]], found[1] + 1
+            return with_unit(self.words, i) or (None, None, i)
         if word.isdigit():
             if i + 1 < len(self.words) and self.seps[i] == "." and self.words[i + 1].isdigit():
                 return float(f"{word}.{self.words[i + 1]}"), None, i + 2

@@ -28,8 +28,7 @@ from itertools import compress
 from crewgate.text.cut import Cut, Found, read
 from crewgate.text.shapes import AXIS_RANGE, POINTS, YX_POINT, ZONES, Gaps, forget_gaps
 from crewgate.text.spelled import FIRST as SPELLED_FIRST
-from crewgate.text.spelled import spelled
-from crewgate.text.units import UNITS
+from crewgate.text.spelled import with_unit
 from crewgate.text.words import breaks, clean, fold, read_words, word_stream, words
 from crewgate.values import quick_init
 
@@ -193,10 +192,10 @@ def _spelled_quantities(tokens: tuple[str, ...]) -> tuple[float, ...]:
     for i, word in enumerate(tokens):
         if i < end or word not in SPELLED_FIRST:
             continue
-        found = spelled(tokens, i)
-        if found is not None and found[1] < len(tokens) and tokens[found[1]] in UNITS:
+        found = with_unit(tokens, i)
+        if found is not None:
             out.append(found[0])
-            end = found[1]
+            end = found[2]
     return tuple(out)
 
 

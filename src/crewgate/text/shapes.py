@@ -27,13 +27,14 @@ from typing import NamedTuple
 
 from crewgate.text.grammar import Grammar, Grammars, grammar, slot
 from crewgate.text.tokens import TOKEN, Tok, head_of, tail_of
+from crewgate.text.units import METRES
 
 _OPEN = (slot("from", "in", "between", "range", "ranging from", "spanning", "of", "=", ":", "∈",
               optional=True),
          slot("from", optional=True, spaced=True), slot("[", "(", optional=True))
 # a number may carry its unit, apart from it ("x from -6 m to 0 m", "x 3 metres, y 4 metres",
 # "(3 m, 4 m)"; a unit glued to its number, "3m", is part of the number token)
-_UNIT = slot("m", "metre", "metres", "meter", "meters", optional=True)
+_UNIT = slot(*METRES, optional=True)
 SEP = grammar(_UNIT, slot("to", "and", ",", "..", "…", "–", "—", "through"))
 _CLOSE = grammar(_UNIT, slot("]", ")", optional=True))
 _ON = slot("on", "in", "along", "for", "across")

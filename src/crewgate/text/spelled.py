@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from crewgate.text.units import UNITS
+
 ONES: dict[str, int] = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
     "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
@@ -66,4 +68,15 @@ def spelled(words: Sequence[str], i: int) -> tuple[float, int] | None:
     return float(value), end
 
 
-__all__ = ["FIRST", "LONGEST", "ONES", "TENS", "spelled"]
+def with_unit(words: Sequence[str], i: int) -> tuple[float, str, int] | None:
+    """A number spelled from ``words[i]`` with a unit right after it ("six metres"): its
+    value, the unit as the reader names it ("m") and the index past the unit; None otherwise
+    (a number written in words counts only with its unit)."""
+    found = spelled(words, i)
+    if found is None or found[1] >= len(words) or words[found[1]] not in UNITS:
+        return None
+    value, end = found
+    return value, UNITS[words[end]], end + 1
+
+
+__all__ = ["FIRST", "LONGEST", "ONES", "TENS", "spelled", "with_unit"]

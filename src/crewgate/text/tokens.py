@@ -66,11 +66,9 @@ def split_numbers(text: str) -> list[str]:
     return NUMBER.split(text)
 
 
-
-
 def _tok(gap: str, start: int, end: int) -> Tok:
     return tuple_of(Tok, (gap[start:end].lower(), start, end,
-                      start > 0 and gap[start - 1].isspace()))
+                          start > 0 and gap[start - 1].isspace()))
 
 
 def tail_of(gap: str, endings: Container[tuple[str, ...]]) -> list[Tok]:

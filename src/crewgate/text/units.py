@@ -9,6 +9,8 @@ UNITS: dict[str, str] = {
     "deg": "deg", "degree": "deg", "degrees": "deg", "rad": "rad", "radians": "rad",
 }
 
+METRES = tuple(name for name, unit in UNITS.items() if unit == "m")  # "m", "metre", ...
+
 
 def unit_key(unit: str | None) -> str | None:
     """A unit as the reader names it ("metres" -> "m"); None if it is none it knows."""
@@ -17,4 +19,4 @@ def unit_key(unit: str | None) -> str | None:
     return UNITS.get(unit.strip().lower().rstrip("."), unit.strip().lower())
 
 
-__all__ = ["UNITS", "unit_key"]
+__all__ = ["METRES", "UNITS", "unit_key"]
