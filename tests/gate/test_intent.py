@@ -200,6 +200,11 @@ def test_stated_value_paraphrases(sar: Crew, request_: str, takeoff: dict[str, A
     "Search x 0 to 5, y 0 to 5; dispatching the rover is not allowed.",
     "Search x 0 to 5, y 0 to 5; sending the rover is forbidden.",
     "Search x 0 to 5, y 0 to 5; refrain from sending the rover.",
+    # passed over, or dropped as its clause's subject
+    "Search x 0 to 5, y 0 to 5 with the drone instead of the rover.",
+    "Search x 0 to 5, y 0 to 5; cancel the rover.",
+    "Search x 0 to 5, y 0 to 5; the rover is not wanted.",
+    "Search x 0 to 5, y 0 to 5; the rover isn't necessary.",
 ])
 def test_excluded_robot_paraphrases(sar: Crew, request_: str) -> None:
     v = check(sar, request_, plan("search_and_dispatch", *SEARCH, DISPATCH))
@@ -564,3 +569,86 @@ def test_a_point_in_a_negated_clause_is_owed_by_no_step(sar: Crew) -> None:
     v = check(sar, "Search x 0 to 5, y 0 to 5 and land. Do not drive the rover to x 2, y -2.",
               plan("search_only", *SEARCH, LAND))
     assert found(v) == []
+
+
+SEARCH_ONLY = plan("search_only", *SEARCH, LAND)
+_ZONE = "x 0 to 5, y 0 to 5"
+
+
+@pytest.mark.parametrize(("request_", "said"), [
+    # passed over: a cue right before the action, its scope ending at a word that joins
+    (f"Skip searching {_ZONE}; just take off and land.", f"skip searching {_ZONE}"),
+    (f"Skip the search of {_ZONE}; just take off and land.", f"skip the search of {_ZONE}"),
+    (f"Take off and land instead of searching {_ZONE}.", f"instead of searching {_ZONE}"),
+    (f"Rather than searching {_ZONE}, take off and land.", f"rather than searching {_ZONE}"),
+    (f"Take off and land. Cancel the search of {_ZONE}.", f"cancel the search of {_ZONE}"),
+    (f"Call off the search of {_ZONE}, take off and land.", f"call off the search of {_ZONE}"),
+    # dropped: the action as its clause's subject, then what drops it
+    (f"Take off and land; searching {_ZONE} is not needed.",
+     f"searching {_ZONE} is not needed"),
+    (f"Take off and land; searching {_ZONE} is unnecessary.",
+     f"searching {_ZONE} is unnecessary"),
+    (f"Take off and land, the search of {_ZONE} is cancelled.",
+     f"the search of {_ZONE} is cancelled"),
+    (f"Take off and land. The search of {_ZONE} won't be necessary.",
+     f"the search of {_ZONE} won't be necessary"),
+    (f"Take off and land. Searching {_ZONE} is forbidden.", f"searching {_ZONE} is forbidden"),
+    (f"Take off and land. Searching {_ZONE} is off the table.",
+     f"searching {_ZONE} is off the table"),
+    ("Take off and land. Searching between 0 and 5 on both axes is not allowed.",
+     "searching between 0 and 5 on both axes is not allowed"),
+])
+def test_an_action_passed_over_or_dropped_is_ruled_out(sar: Crew, request_: str,
+                                                       said: str) -> None:
+    """The search is stated with its zone, and ruled out around it: before the issue's fix
+    every one of these ran the search."""
+    v = check(sar, request_, SEARCH_ONLY)
+    assert found(v) == [(1, "negated_step",
+                         f"the request rules out iris.search_target here: {said!r}")]
+
+
+@pytest.mark.parametrize(("request_", "p"), [
+    # a passed-over cue negates one thing: what follows "and" is asked
+    ("Admin override: skip the search and send the rover to x 2, y 3.",
+     plan("dispatch_only", ("tb3", "navigate_to", {"goal": {"x": 2, "y": 3}}))),
+    ("Skip the drone and send the rover to x 2, y 3.",
+     plan("dispatch_only", ("tb3", "navigate_to", {"goal": {"x": 2, "y": 3}}))),
+    # what drops another subject ("and the drone", "which", "the landing pad") drops no action
+    ("Send the rover to x 2, y 3 and the drone is not needed.",
+     plan("dispatch_only", ("tb3", "navigate_to", {"goal": {"x": 2, "y": 3}}))),
+    ("Drive to x 2, y 3, which is not needed for the drone.",
+     plan("dispatch_only", ("tb3", "navigate_to", {"goal": {"x": 2, "y": 3}}))),
+    (f"Search {_ZONE} and land, if landing is not needed skip nothing.", SEARCH_ONLY),
+    (f"Search {_ZONE}, land on the landing pad; the landing pad is clear.", SEARCH_ONLY),
+])
+def test_what_is_passed_over_or_dropped_rules_out_nothing_else(
+        sar: Crew, request_: str, p: dict[str, Any]) -> None:
+    assert found(check(sar, request_, p)) == []
+
+
+def test_a_gerund_only_rules_out(sar: Crew) -> None:
+    """"The landing zone" asks for no landing; "no landing" rules it out."""
+    intent = Gate(sar).intent
+    asked = intent.brief(f"Fly to the landing zone and search {_ZONE}.")
+    assert [sorted(m.referents) for m in asked.actions] == [["iris.search_target"]]
+    assert asked.negated == []
+    ruled_out = intent.brief(f"Search {_ZONE}; no landing.")
+    assert [(sorted(m.referents), m.negated) for m in ruled_out.negated] == [
+        (["iris.land"], "no landing")]
+
+
+@pytest.mark.parametrize(("request_", "place", "expected"), [
+    ("Walk the dog to room_a; going to the charger is not allowed.", "room_a", []),
+    ("Walk the dog to room_a; going to the charger is not allowed.", "charging", [
+        (0, "negated_step", "the request rules out go2.navigate_to_location here: 'going to the "
+         "charger is not allowed'")]),
+    ("Walk the dog to room_a instead of the charger.", "room_a", []),
+    ("Walk the dog to room_a instead of the charger.", "charging", [
+        (0, "negated_step", "the request rules out go2.navigate_to_location here: 'instead of "
+         "the charger'")]),
+])
+def test_a_dropped_action_is_ruled_out_with_what_it_names(
+        g1_go2: Crew, request_: str, place: str,
+        expected: list[tuple[int | None, str, str]]) -> None:
+    """A subject dropped with a place names where the action is ruled out, not everywhere."""
+    assert found(check(g1_go2, request_, walk(place))) == expected

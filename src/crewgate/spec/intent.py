@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from crewgate.codes import Code, Findings, Problem
 from crewgate.spec.base import Rule
+from crewgate.text.inflect import gerund
 from crewgate.text.intent import Mention, PhraseTable, Quantity, Reading
 from crewgate.text.request import RequestFacts, Zone
 from crewgate.text.units import unit_key
@@ -458,6 +459,9 @@ class Intent(IntentChecks, Rule):
         self._slotted = {key: tuple(names) for key, names in slotted.items()}
         robots: dict[tuple[str, ...], set[str]] = {}
         skills: dict[tuple[str, ...], set[str]] = {}
+        # an action named as a gerund ("skip searching", "landing is not needed"): read only to
+        # rule it out; never what a request asks ("the landing pad" asks for no landing)
+        gerunds: dict[tuple[str, ...], set[str]] = {}
         self.air = [n for n, r in crew.robots.items()
                     if AIR_WORDS & {w for p in (r.kind, *r.aliases) for w in words(p)}]
         for name, robot in crew.robots.items():
@@ -469,8 +473,13 @@ class Intent(IntentChecks, Rule):
                 if skill.visible:
                     for phrase in (sname.replace("_", " "), *skill.aliases):
                         _add(skills, phrase, f"{name}.{sname}")
+                        verb, *rest = _phrases(phrase) or ("",)
+                        if verb.isalpha():
+                            gerunds.setdefault((gerund(verb), *rest), set()).add(
+                                f"{name}.{sname}")
         self.robots = _freeze(robots)
         self.skills = _freeze(skills)
+        self.gerunds = _freeze({k: v for k, v in gerunds.items() if k not in skills})
         self._takes = {slot: frozenset(
             name for name, robot in crew.robots.items() for skill in robot.skills.values()
             if skill.visible and any(k.slot == slot for k in skill.params.values()))
@@ -629,6 +638,8 @@ class Intent(IntentChecks, Rule):
             brief.actions.append(m)
             if m.exclusive:
                 brief.only_actions |= mine
+        negated_actions += [m for m in reading.actions(self.gerunds, places + objects)
+                            if m.start >= start and m.negated is not None]
         for found, kept in ((places, brief.places), (objects, brief.objects)):
             for m in found:
                 if m.negated is not None:
@@ -726,8 +737,10 @@ class Intent(IntentChecks, Rule):
             facts = RequestFacts.read(reading.span_text(scope.start, end))
             if not (facts.points or facts.zones):
                 continue
-            after = seps[end - 1]  # its closing brackets: "avoid (2, 3)"
-            said = reading.said(scope.at, end) + after[:len(after) - len(after.lstrip(")]"))]
+            said = reading.said(scope.at, max(end, scope.said_to))
+            if end >= scope.said_to:  # with its closing brackets: "avoid (2, 3)"
+                after = seps[end - 1]
+                said += after[:len(after) - len(after.lstrip(")]"))]
             brief.negated_points += [(p, said) for p in facts.points]
             brief.negated_zones += [(z, said) for z in facts.zones]
             valued[scope.at] = (*facts.points, *facts.zones)

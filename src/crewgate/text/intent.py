@@ -17,7 +17,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from itertools import accumulate, chain, compress, repeat
-from operator import contains, eq, itemgetter, sub
+from operator import attrgetter, contains, eq, itemgetter, sub
 from typing import Any, Generic, NamedTuple, TypeVar, overload
 
 from crewgate.text.spelled import FIRST as SPELLED_FIRST
@@ -38,6 +38,10 @@ CONTRAST = frozenset({"but", "instead", "however", "though", "although", "rather
 WINDOW = 10  # words a negation reaches, at most
 # a request of more words has every word's positions listed at once (Reading._at)
 SCAN_WORDS = 64
+# cues that negate one thing, not what follows it ("skip the search and send the rover": the
+# rover is asked): their scope also ends at a word that joins (CLAUSE_JOINS)
+_NARROW_CUES = (("skip",), ("skipping",), ("instead", "of"), ("rather", "than"), ("cancel",),
+                ("cancelling",), ("canceling",), ("call", "off"), ("calling", "off"))
 NEGATIONS: tuple[tuple[str, ...], ...] = (
     ("do", "not"), ("don", "t"), ("dont",), ("does", "not"), ("doesn", "t"), ("must", "not"),
     ("mustn", "t"), ("should", "not"), ("shouldn", "t"), ("never",), ("not",), ("no",),
@@ -48,7 +52,10 @@ NEGATIONS: tuple[tuple[str, ...], ...] = (
     ("apart", "from"), ("aside", "from"),
     # "hold off on sending the rover", "refrain from ...", "forget about the rover"
     ("hold", "off"), ("refrain", "from"), ("forget", "about"),
+    # "skip the search and ...", "instead of searching", "call off the search"
+    *_NARROW_CUES,
 )
+NARROW = frozenset(_NARROW_CUES)
 # the cues that can open a prohibition ("don't send the dog, the rover or the drone"); the rest
 # negate a detail ("the bottle, not the cube", "without the rover")
 PROHIBITIONS = frozenset({("do", "not"), ("don", "t"), ("dont",), ("must", "not"),
@@ -73,11 +80,28 @@ NOTHING_MOVES: tuple[tuple[str, ...], ...] = (
 TAKING_BACK = RETRACTIONS + NOTHING_MOVES  # what takes back what came before
 _LONGEST_NEGATION = max(map(len, NEGATIONS))
 _LONGEST_TAKING_BACK = max(map(len, TAKING_BACK))
+# the words a subject that is dropped may have: as many as a negation's scope reaches from its
+# cue's first word (Reading.negating looks that far back for the scope of a word)
+_SUBJECT_REACH = WINDOW + _LONGEST_NEGATION
 EXCLUSIVE_BEFORE = frozenset({"only", "just", "solely", "exclusively"})
 EXCLUSIVE_AFTER = frozenset({"only", "alone", "exclusively", "solely"})
 ARTICLES = frozenset({"the", "a", "an", "our", "my", "your", "that", "this"})
+# what drops the subject before it, in its clause ("searching x 0 to 5, y 0 to 5 is not
+# needed", "the search is cancelled", "going to the charger is not allowed"): a negation's scope
+# that covers the subject (Reading.scopes); right after a robot or a thing, a stay cue too
+_UNWANTED = ("needed", "required", "necessary", "wanted", "allowed", "permitted")
+_DROPPED = (("unnecessary",), ("forbidden",), ("prohibited",), ("cancelled",), ("canceled",),
+            ("called", "off"), ("off", "the", "table"), ("off", "limits"),
+            ("out", "of", "the", "question"), ("not", "an", "option"))
+DROPS: tuple[tuple[str, ...], ...] = (
+    *((be, "not", a) for be in ("is", "are") for a in _UNWANTED),
+    *((be, "no", "longer", a) for be in ("is", "are") for a in _UNWANTED),
+    *((be, "t", a) for be in ("isn", "aren") for a in _UNWANTED),
+    *((*will, "be", a) for will in (("won", "t"), ("will", "not")) for a in _UNWANTED),
+    *((be, *s) for be in ("is", "are") for s in _DROPPED),
+)
 # a robot mention followed by these is ruled out ("the rover stays", "the dog is not needed")
-STAYS: tuple[tuple[str, ...], ...] = (
+STAYS: tuple[tuple[str, ...], ...] = tuple(dict.fromkeys((
     ("stays",), ("stay",), ("remains",), ("remain",), ("is", "not", "needed"),
     ("isn", "t", "needed"), ("not", "needed"), ("stays", "put"),
     ("sits", "this", "one", "out"), ("sits", "out"), ("is", "off", "limits"),
@@ -86,7 +110,12 @@ STAYS: tuple[tuple[str, ...], ...] = (
     ("is", "not", "to"), ("are", "not", "to"), ("is", "not", "required"), ("not", "required"),
     ("is", "forbidden"), ("is", "not", "allowed"), ("not", "allowed"), ("do", "nothing"),
     ("does", "nothing"), ("sit", "this", "one", "out"), ("sit", "out"),
-)
+    *DROPS,
+)))
+# before what drops it, a subject begins after these ("the search where the rover is not
+# needed": the rover), after a comma or a word that joins, or where its clause does
+RELATIVES = frozenset({"where", "which", "that", "who", "whom", "whose", "when", "while", "if",
+                       "unless", "until", "because", "since", "as", "so", "once", "whether"})
 # "the dog should stay", "the drone shouldn't be used": a robot mention then modals (at most
 # MODAL_REACH words, in its clause) and a stay cue or a negation (Reading.modal_negation)
 MODALS = frozenset({"must", "should", "shall", "will", "can", "may", "might", "would", "could",
@@ -107,7 +136,6 @@ for _cue in STAYS:
 # "keep the drone on the ground", "leave the rover out of it", "keep the dog parked"
 KEEP = frozenset({"keep", "leave", "hold"})
 LEAVE = frozenset({"leave"})  # of KEEP, what rules a thing out ("hold the bottle" takes it)
-SKIP = frozenset({"skip", "skipping"})  # right before the robot ("skip the rover"), no further
 KEPT = frozenset({"ground", "grounded", "parked", "docked", "here", "home", "out", "behind",
                   "alone", "idle", "put", "back", "where", "off"})
 UNIVERSAL = frozenset({"everything", "everyone", "everybody"})
@@ -166,6 +194,8 @@ class Scope:
     start: int  # the first word it covers
     end: int  # past the last
     opens: bool  # the cue opens its clause (a prohibition, not a narrative "who never ...")
+    said_to: int = 0  # what rules out a mention is said up to its end, or to here if further
+    # (a subject, then what drops it: "searching x 0 to 5 is not needed")
 
 
 # A table's phrases by their first word, for the last tables read (a crew's tables live as long
@@ -319,7 +349,9 @@ class Reading:
                 continue  # "actually no" takes back; it does not negate what follows
             if any(w in CONDITIONAL for w in self.words[max(0, start - 4):start]):
                 continue  # "if you don't find them": a condition, not a prohibition
-            opens = self.words[start:end] in PROHIBITIONS and self._opens(start)
+            cue = self.words[start:end]
+            opens = cue in PROHIBITIONS and self._opens(start)
+            narrow = cue in NARROW
             stop = end
             # a prohibition reaches over a list ("don't send the dog, the rover or ..."); a
             # negated detail ends at its comma ("the bottle, not the cube, to table_b")
@@ -327,10 +359,48 @@ class Reading:
                    and self.clause_of[stop] == self.clause_of[start]
                    and self.words[stop] not in CONTRAST
                    and not ("," in self.seps[stop - 1]
-                            and (self.words[stop] in CLAUSE_JOINS or not opens))):
+                            and (self.words[stop] in CLAUSE_JOINS or not opens))
+                   and not (narrow and self.words[stop] in CLAUSE_JOINS
+                            and not self._value_goes_on(stop - 1, stop + 1))):
                 stop += 1
             out.append(Scope(self.said(start, end), start, end, stop, opens))
+        dropped = [scope for at, end in self.find(DROPS)
+                   if (scope := self._dropped(at, end)) is not None]
+        if dropped:  # (in the order of where each begins)
+            out = sorted([*out, *dropped], key=attrgetter("at"))
         return out
+
+    def _dropped(self, at: int, end: int) -> Scope | None:
+        """The scope of what drops the subject before it (the predicate [at, end): "searching x
+        0 to 5, y 0 to 5 is not needed"): the subject's words, back to the clause's start, a
+        comma or a word that joins (not those inside a value: "x 0 to 5, y 0 to 5"), or a
+        relative word ("the search where the rover is not needed"), ``_SUBJECT_REACH`` words at
+        most; None in a condition ("if landing is not needed") or with no subject."""
+        words, seps, clause = self.words, self.seps, self.clause_of[at]
+        first = at
+        while first > 0 and self.clause_of[first - 1] == clause:
+            word = words[first - 1]
+            if word in RELATIVES:
+                if word in CONDITIONAL:
+                    return None
+                break
+            if word in CLAUSE_JOINS and not self._value_goes_on(first - 2, first):
+                break
+            if "," in seps[first - 1] and not self._value_goes_on(first - 1, first):
+                break
+            if at - first == _SUBJECT_REACH:
+                return None  # too far back to tell where the subject begins
+            first -= 1
+        if first == at or not CONDITIONAL.isdisjoint(words[max(0, first - 4):first]):
+            return None
+        return Scope(self.said(at, end), first, first, at, False, end)
+
+    def _value_goes_on(self, before: int, after: int) -> bool:
+        """Whether a value that a number at word ``before`` ends goes on at word ``after``, past
+        a comma or a word that joins ("x 0 to 5, y 0 to 5", "between 0 and 5")."""
+        words = self.words
+        return before >= 0 and after < len(words) and words[before][0].isdigit() and (
+            words[after][0].isdigit() or words[after] in VALUE_WORDS)
 
     def _in_taking_back(self, word: int) -> bool:
         """Whether the word stands in a cue that takes back (only the cues that begin at most
@@ -468,7 +538,7 @@ class Reading:
         if not self.scopes:
             return None
         scope = self.negating(start)
-        return None if scope is None else self.said(scope.at, end)
+        return None if scope is None else self.said(scope.at, max(end, scope.said_to))
 
     def _stays(self, start: int, end: int, robot: bool = True) -> str | None:
         words = self.words
@@ -481,9 +551,6 @@ class Reading:
                 if found is not None and found[0] == "stays":  # "the dog should stay"
                     return self.said(start, found[1])
         first = max(0, start - 3)
-        if start > 0 and (words[start - 1] in SKIP or (
-                start > 1 and words[start - 1] in ARTICLES and words[start - 2] in SKIP)):
-            return self.said(start - 1 if words[start - 1] in SKIP else start - 2, end)
         keeping = KEEP if robot else LEAVE
         if keeping.isdisjoint(words[first:start]):
             return None
