@@ -205,6 +205,13 @@ def test_stated_value_paraphrases(sar: Crew, request_: str, takeoff: dict[str, A
     "Search x 0 to 5, y 0 to 5; cancel the rover.",
     "Search x 0 to 5, y 0 to 5; the rover is not wanted.",
     "Search x 0 to 5, y 0 to 5; the rover isn't necessary.",
+    # a robot that cannot act now
+    "Search x 0 to 5, y 0 to 5; the rover is broken.",
+    "Search x 0 to 5, y 0 to 5; the rover is down for maintenance.",
+    "Search x 0 to 5, y 0 to 5; the rover isn't available.",
+    "Search x 0 to 5, y 0 to 5; the rover is on standby.",
+    "Search x 0 to 5, y 0 to 5 with the drone; the rover should sit tight.",
+    "Search x 0 to 5, y 0 to 5 with the drone; the rover is not involved.",
 ])
 def test_excluded_robot_paraphrases(sar: Crew, request_: str) -> None:
     v = check(sar, request_, plan("search_and_dispatch", *SEARCH, DISPATCH))
@@ -624,6 +631,13 @@ def test_an_action_passed_over_or_dropped_is_ruled_out(sar: Crew, request_: str,
 def test_what_is_passed_over_or_dropped_rules_out_nothing_else(
         sar: Crew, request_: str, p: dict[str, Any]) -> None:
     assert found(check(sar, request_, p)) == []
+
+
+def test_a_robot_that_cannot_act_in_a_condition_is_not_ruled_out(sar: Crew) -> None:
+    """"Once the drone is on standby" is when the rover goes, not a drone ruled out."""
+    v = check(sar, "Search x 0 to 5, y 0 to 5; once the drone is on standby, send the rover to "
+              "the victim.", plan("search_and_dispatch", *SEARCH, DISPATCH))
+    assert found(v) == []
 
 
 def test_a_gerund_only_rules_out(sar: Crew) -> None:

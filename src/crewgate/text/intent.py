@@ -100,6 +100,11 @@ DROPS: tuple[tuple[str, ...], ...] = (
     *((*will, "be", a) for will in (("won", "t"), ("will", "not")) for a in _UNWANTED),
     *((be, *s) for be in ("is", "are") for s in _DROPPED),
 )
+# a robot that cannot act now ("the rover is broken", "is offline", "isn't available")
+_UNABLE = (("broken",), ("busy",), ("unavailable",), ("offline",), ("disabled",), ("damaged",),
+           ("charging",), ("reserved",), ("down", "for"), ("out", "of", "order"), ("on", "standby"),
+           ("on", "another", "job"), ("on", "another", "task"), ("to", "stay"))
+_UNREADY = ("available", "working", "involved", "operational", "part", "ready")
 # a robot mention followed by these is ruled out ("the rover stays", "the dog is not needed")
 STAYS: tuple[tuple[str, ...], ...] = tuple(dict.fromkeys((
     ("stays",), ("stay",), ("remains",), ("remain",), ("is", "not", "needed"),
@@ -110,6 +115,11 @@ STAYS: tuple[tuple[str, ...], ...] = tuple(dict.fromkeys((
     ("is", "not", "to"), ("are", "not", "to"), ("is", "not", "required"), ("not", "required"),
     ("is", "forbidden"), ("is", "not", "allowed"), ("not", "allowed"), ("do", "nothing"),
     ("does", "nothing"), ("sit", "this", "one", "out"), ("sit", "out"),
+    ("stand", "by"), ("stands", "by"), ("sit", "tight"),
+    ("sits", "tight"), ("on", "standby"),
+    *((be, *state) for be in ("is", "are") for state in _UNABLE),
+    *((be, "not", state) for be in ("is", "are") for state in _UNREADY),
+    *((be, "t", state) for be in ("isn", "aren") for state in _UNREADY),
     *DROPS,
 )))
 # before what drops it, a subject begins after these ("the search where the rover is not
@@ -542,6 +552,9 @@ class Reading:
 
     def _stays(self, start: int, end: int, robot: bool = True) -> str | None:
         words = self.words
+        before = start - 1 if start and words[start - 1] not in ARTICLES else start - 2
+        if before >= 0 and words[before] in CONDITIONAL and words[before] != "in":
+            return None  # "once the drone is down", "if the rover is busy": a condition
         if end < len(words):
             for cue in _STAYS_AFTER.get(words[end], ()):
                 if words[end:end + len(cue)] == cue:
