@@ -666,3 +666,41 @@ def test_a_dropped_action_is_ruled_out_with_what_it_names(
         expected: list[tuple[int | None, str, str]]) -> None:
     """A subject dropped with a place names where the action is ruled out, not everywhere."""
     assert found(check(g1_go2, request_, walk(place))) == expected
+
+
+@pytest.mark.parametrize("request_", [
+    "Walk the dog, but stay out of the charging dock.",
+    "Walk the dog; keep away from the charger.",
+    "Walk the dog; stay away from the charger.",
+    "Walk the dog but steer clear of the charger.",
+    "Walk the dog; keep clear of the charger.",
+    "Walk the dog; nobody goes to the charger.",
+    "Walk the dog; the charger is closed.",
+    "Walk the dog; the charger is blocked.",
+    "Walk the dog; the charger is occupied.",
+    "Walk the dog; the charger is out of bounds.",
+    "Walk the dog (the charger is being serviced).",
+])
+def test_a_place_kept_away_from_is_not_gone_to(g1_go2: Crew, request_: str) -> None:
+    """The charger is named only to be kept away from: the walk there used to be accepted (the
+    place stated), and "stay away" ruled the dog out instead."""
+    assert codes(check(g1_go2, request_, walk("charging"))) == [(0, "negated_step")]
+
+
+@pytest.mark.parametrize(("crew", "request_", "p"), [
+    ("g1_go2", "Walk the dog to room_a; stay out of the charger and keep clear of room_b.",
+     walk("room_a")),
+    # a stay cue past a clause's end says it of the robot only where it ends that clause
+    ("sar", "Search x 0 to 5, y 0 to 5 and send the rover to the victim. Stay safe.",
+     plan("search_and_dispatch", *SEARCH, DISPATCH)),
+])
+def test_keeping_away_rules_out_nothing_else(crew: str, request_: str, p: dict[str, Any],
+                                             request: pytest.FixtureRequest) -> None:
+    assert found(check(request.getfixturevalue(crew), request_, p)) == []
+
+
+@pytest.mark.parametrize("said", ["rover: stay", "rover: stay put", "rover: stay where you are"])
+def test_a_robot_told_to_stay_is_ruled_out(sar: Crew, said: str) -> None:
+    request_ = f"Search x 0 to 5, y 0 to 5 with the drone. {said.capitalize()}."
+    v = check(sar, request_, plan("search_and_dispatch", *SEARCH, DISPATCH))
+    assert found(v) == [(2, "excluded_robot", "the request rules out tb3: 'rover: stay'")]

@@ -41,7 +41,11 @@ SCAN_WORDS = 64
 # cues that negate one thing, not what follows it ("skip the search and send the rover": the
 # rover is asked): their scope also ends at a word that joins (CLAUSE_JOINS)
 _NARROW_CUES = (("skip",), ("skipping",), ("instead", "of"), ("rather", "than"), ("cancel",),
-                ("cancelling",), ("canceling",), ("call", "off"), ("calling", "off"))
+                ("cancelling",), ("canceling",), ("call", "off"), ("calling", "off"),
+                # a place kept away from ("stay out of the charger and walk to room_a")
+                ("stay", "out", "of"), ("stay", "away", "from"), ("stay", "clear", "of"),
+                ("keep", "out", "of"), ("keep", "away", "from"), ("keep", "clear", "of"),
+                ("steer", "clear", "of"), ("nobody",))
 NEGATIONS: tuple[tuple[str, ...], ...] = (
     ("do", "not"), ("don", "t"), ("dont",), ("does", "not"), ("doesn", "t"), ("must", "not"),
     ("mustn", "t"), ("should", "not"), ("shouldn", "t"), ("never",), ("not",), ("no",),
@@ -103,7 +107,10 @@ DROPS: tuple[tuple[str, ...], ...] = (
 # a robot that cannot act now ("the rover is broken", "is offline", "isn't available")
 _UNABLE = (("broken",), ("busy",), ("unavailable",), ("offline",), ("disabled",), ("damaged",),
            ("charging",), ("reserved",), ("down", "for"), ("out", "of", "order"), ("on", "standby"),
-           ("on", "another", "job"), ("on", "another", "task"), ("to", "stay"))
+           ("on", "another", "job"), ("on", "another", "task"), ("to", "stay"),
+           # a place that cannot be gone to ("the charger is closed", "is being serviced")
+           ("closed",), ("blocked",), ("occupied",), ("in", "use"), ("out", "of", "bounds"),
+           ("being", "serviced"), ("under", "maintenance"))
 _UNREADY = ("available", "working", "involved", "operational", "part", "ready")
 # a robot mention followed by these is ruled out ("the rover stays", "the dog is not needed")
 STAYS: tuple[tuple[str, ...], ...] = tuple(dict.fromkeys((
@@ -148,6 +155,7 @@ KEEP = frozenset({"keep", "leave", "hold"})
 LEAVE = frozenset({"leave"})  # of KEEP, what rules a thing out ("hold the bottle" takes it)
 KEPT = frozenset({"ground", "grounded", "parked", "docked", "here", "home", "out", "behind",
                   "alone", "idle", "put", "back", "where", "off"})
+_STAY_PUT = KEPT - {"out", "off"}  # after "stay": where it stays ("stay put"), not "stay out of"
 UNIVERSAL = frozenset({"everything", "everyone", "everybody"})
 CONDITIONAL = frozenset({"if", "unless", "when", "whether", "until", "once", "in", "case"})
 # after a comma, these begin a new clause: a negation does not reach past ", and the drone ..."
@@ -492,8 +500,11 @@ class Reading:
         """Mentions of a table of actions that are actions here: not inside a mention of a
         thing ("the pick-up point"), not a thing ("in my hand", "a wave of the hand"), and
         not a light verb that lends itself to the action after it ("give a wave")."""
+        mentions = self.mentions(table)
+        if not mentions:
+            return []
         taken = {i for m in things for i in range(m.start, m.end)}  # the things' words
-        found = [m for m in self.mentions(table)
+        found = [m for m in mentions
                  if taken.isdisjoint(range(m.start, m.end))
                  and not (m.start > 1 and self.words[m.start - 1] in DETERMINERS
                           and self.words[m.start - 2] in PLACE_PREPOSITIONS)]
@@ -557,7 +568,7 @@ class Reading:
             return None  # "once the drone is down", "if the rover is busy": a condition
         if end < len(words):
             for cue in _STAYS_AFTER.get(words[end], ()):
-                if words[end:end + len(cue)] == cue:
+                if words[end:end + len(cue)] == cue and self._stays_here(start, end + len(cue)):
                     return self.said(start, end + len(cue))
             if words[end] in _FIRST_MODALS:
                 found = self._after_modals(start, end)
@@ -575,6 +586,15 @@ class Reading:
             if words[kept] in KEPT:
                 return self.said(keep, kept + 1)
         return None
+
+    def _stays_here(self, start: int, end: int) -> bool:
+        """Whether a stay cue that ends at word ``end`` says it of the mention at ``start``: in
+        its clause, or past a clause's end only where the cue ends that clause or a word of
+        ``_STAY_PUT`` follows ("Rover: stay.", "Rover: stay put"; not "Walk the dog; stay away
+        from the charger", nor "stay out of the charger", which keep away from a place)."""
+        clause = self.clause_of
+        return clause[end - 1] == clause[start] or end == len(self.words) or (
+            clause[end] != clause[end - 1] or self.words[end] in _STAY_PUT)
 
     def _after_modals(self, start: int, end: int) -> tuple[str, int] | None:
         """What follows modals after a mention, in its clause and before any comma, at most
