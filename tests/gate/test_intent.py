@@ -640,6 +640,13 @@ def test_a_robot_that_cannot_act_in_a_condition_is_not_ruled_out(sar: Crew) -> N
     assert found(v) == []
 
 
+def test_no_flying_rules_out_the_air_robots(sar: Crew) -> None:
+    v = check(sar, "Search x 0 to 5, y 0 to 5 and send the rover to the victim; no flying.",
+              plan("search_and_dispatch", *SEARCH, DISPATCH))
+    assert found(v) == [(i, "excluded_robot", "the request rules out iris: 'no flying'")
+                        for i in (0, 1)]
+
+
 def test_a_gerund_only_rules_out(sar: Crew) -> None:
     """"The landing zone" asks for no landing; "no landing" rules it out."""
     intent = Gate(sar).intent

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 AIR_WORDS = frozenset({"quadcopter", "drone", "uav", "aircraft", "multirotor", "helicopter",
                        "plane", "aerial", "air", "fixed", "flying", "quadrotor", "hexacopter"})
 AIR = (("air", "asset"), ("air", "assets"), ("air", "unit"), ("air", "units"), ("aerial",),
-       ("air", "robot"), ("air", "robots"), ("flying", "robot"), ("flying", "robots"),
+       ("air", "robot"), ("air", "robots"), ("flying",), ("flying", "robot"), ("flying", "robots"),
        ("aircraft",), ("drones",))
 GROUND = (("ground", "asset"), ("ground", "assets"), ("ground", "unit"), ("ground", "units"),
           ("ground", "robot"), ("ground", "robots"), ("ground", "vehicle"),
