@@ -687,6 +687,7 @@ def test_a_dropped_action_is_ruled_out_with_what_it_names(
     "Walk the dog; the charger is occupied.",
     "Walk the dog; the charger is out of bounds.",
     "Walk the dog (the charger is being serviced).",
+    "Walk the dog; the charger isn't to be visited.",
 ])
 def test_a_place_kept_away_from_is_not_gone_to(g1_go2: Crew, request_: str) -> None:
     """The charger is named only to be kept away from: the walk there used to be accepted (the

@@ -112,18 +112,19 @@ _UNABLE = (("broken",), ("busy",), ("unavailable",), ("offline",), ("disabled",)
            ("closed",), ("blocked",), ("occupied",), ("in", "use"), ("out", "of", "bounds"),
            ("being", "serviced"), ("under", "maintenance"))
 _UNREADY = ("available", "working", "involved", "operational", "part", "ready")
-# a robot mention followed by these is ruled out ("the rover stays", "the dog is not needed")
+# a robot or thing mention followed by these is ruled out ("the rover stays", "the dog is not
+# needed", "the charger is closed")
 STAYS: tuple[tuple[str, ...], ...] = tuple(dict.fromkeys((
     ("stays",), ("stay",), ("remains",), ("remain",), ("is", "not", "needed"),
     ("isn", "t", "needed"), ("not", "needed"), ("stays", "put"),
     ("sits", "this", "one", "out"), ("sits", "out"), ("is", "off", "limits"),
     ("excluded",), ("is", "excluded"), ("out", "of", "service"), ("is", "out", "of", "service"),
     ("hold", "position"), ("holds", "position"), ("hold", "your", "position"),
-    ("is", "not", "to"), ("are", "not", "to"), ("is", "not", "required"), ("not", "required"),
+    ("is", "not", "to"), ("are", "not", "to"), ("isn", "t", "to"), ("aren", "t", "to"),
+    ("is", "not", "required"), ("not", "required"),
     ("is", "forbidden"), ("is", "not", "allowed"), ("not", "allowed"), ("do", "nothing"),
-    ("does", "nothing"), ("sit", "this", "one", "out"), ("sit", "out"),
-    ("stand", "by"), ("stands", "by"), ("sit", "tight"),
-    ("sits", "tight"), ("on", "standby"),
+    ("does", "nothing"), ("sit", "this", "one", "out"), ("sit", "out"), ("stand", "by"),
+    ("stands", "by"), ("sit", "tight"), ("sits", "tight"), ("on", "standby"),
     *((be, *state) for be in ("is", "are") for state in _UNABLE),
     *((be, "not", state) for be in ("is", "are") for state in _UNREADY),
     *((be, "t", state) for be in ("isn", "aren") for state in _UNREADY),
