@@ -97,6 +97,10 @@ def test_point_phrasings(text: str, point: tuple[float, float]) -> None:
         "Search x from \u22125.5 to 5.5, y from \u20135.5 to 5.5.",  # a minus sign, an en dash
         "Search x from -5.5 to 5.5,\u200b y from -5.5 to 5.5.",  # a zero-width space
         "Survey the area x in [-5.5\uff0c 5.5], y in [-5.5, 5.5].",  # a fullwidth comma
+        # the axis on each bound
+        "Search between x=-5.5 and x=5.5, y=-5.5 and y=5.5.",
+        "Search from x = -5.5 to x = 5.5, y = -5.5 to y = 5.5.",
+        "Search from x=-5.5 m to x=5.5 m and from y: -5.5 to y: 5.5.",
     ],
 )
 def test_zone_phrasings(text: str) -> None:
@@ -117,6 +121,10 @@ def test_a_dash_written_for_a_minus_is_a_minus() -> None:
 def test_range_bounds_are_not_read_as_a_point() -> None:
     f = facts("Survey the area x in [-5.5, 5.5], y in [-5.5, 5.5] from the air")
     assert f.points == ()
+    # a range's second bound then the next range's first is no point: "x=5.5, y=-5.5" used to
+    # state the point (5.5, -5.5) and no zone
+    f = facts("Search between x=-5.5 and x=5.5, y=-5.5 and y=5.5, then go to x=1, y=2.")
+    assert (f.points, f.zones) == (((1.0, 2.0),), ((-5.5, 5.5, -5.5, 5.5),))
 
 
 def test_zone_axes_pair_in_reading_order() -> None:

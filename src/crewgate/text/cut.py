@@ -85,8 +85,8 @@ class Cut:
                 k = shape.before.suffix(toks, spaced_end(self.gap_text[j]))
             if k is None:
                 return None
-            start, label = ((base + toks[k].start, toks[k].low) if k < len(toks)
-                            else (ends[3 * j + 1], ""))
+            start, label = ((base + toks[k].start, shape.label or toks[k].low) if k < len(toks)
+                            else (ends[3 * j + 1], shape.label))
         n = g2.closer[i]
         if start < floor or n is None or (shape.exact_unit and "M" in self.units[j:j + 2]):
             return None

@@ -24,9 +24,10 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import compress
+from operator import attrgetter
 
 from crewgate.text.cut import Cut, Found, read
-from crewgate.text.shapes import AXIS_RANGE, POINTS, YX_POINT, ZONES, Gaps, forget_gaps
+from crewgate.text.shapes import AXIS_RANGES, POINTS, YX_POINT, ZONES, Gaps, forget_gaps
 from crewgate.text.spelled import FIRST as SPELLED_FIRST
 from crewgate.text.spelled import with_unit
 from crewgate.text.words import breaks, clean, fold, read_words, word_stream, words
@@ -75,7 +76,7 @@ def _zones(cut: Cut, spans: _Spans) -> tuple[Zone, ...]:
     """Zones stated in the text; ``spans`` collects where they are (so that a range's bounds are
     not also read as a point)."""
     zones: list[Zone] = []
-    found = read(cut, (*ZONES, AXIS_RANGE))
+    found = read(cut, (*ZONES, *AXIS_RANGES))
     for shape in ZONES:
         kept = [m for m in found[shape.index] if not spans.covers(m.start)]
         if not kept:
@@ -87,10 +88,12 @@ def _zones(cut: Cut, spans: _Spans) -> tuple[Zone, ...]:
     # an x range and a y range form a zone when one follows the other with no range of the same
     # axis between them ("the map spans x from -6 to 10; search x from 0 to 8, y from 0 to 8")
     pending: Found | None = None
-    axis_spans = []
-    for m in found[AXIS_RANGE.index]:
-        if spans.covers(m.start):
-            continue
+    axis_spans: list[tuple[int, int]] = []
+    axes = sorted((m for shape in AXIS_RANGES for m in found[shape.index]),
+                  key=attrgetter("start"))  # (each kind's in order: merged)
+    for m in axes:
+        if spans.covers(m.start) or (axis_spans and m.start < axis_spans[-1][1]):
+            continue  # (of two kinds read over the same words, the first)
         axis_spans.append((m.start, m.end))
         if pending is not None and pending.label != m.label:
             x, y = (pending, m) if m.label == "y" else (m, pending)

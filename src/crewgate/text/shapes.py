@@ -4,7 +4,8 @@ Every shape is two consecutive number tokens with a few word and punctuation tok
 first (the opener), between the two (the separator) and after the second (the closer):
 
 - a range of one axis: "x from -5.5 to 5.5", "y in [-5.5, 5.5]", "x ∈ [-4, 4]", "x: 1..2",
-  "x from -6 m to 0 m";
+  "x from -6 m to 0 m", and with the axis on each bound: "between x=-5.5 and x=5.5", "from x = 0
+  to x = 5";
   an x range and a y range that follow each other form a zone;
 - a zone on both axes: "from -5.5 to 5.5 on both axes", "on both axes [-4, 4]",
   "3-7 on both axes", "x, y in [-5.5, 5.5]";
@@ -56,6 +57,7 @@ class Shape:
     after: Grammar
     spaced: bool = False  # whitespace right before the first number
     exact_unit: bool = False  # the unit is "m", never "M"
+    label: str = ""  # its axis, when its grammars name it (else the opener's first word)
     bit: int = field(init=False)
 
     def __post_init__(self) -> None:
@@ -89,9 +91,24 @@ LEAD_POINT = Shape("led point", 8, grammar(
     slot("at", "to", "position", "point", "coordinate", "coordinates", "location", "goal"),
     slot(":", optional=True)), _COMMA, _NOTHING, spaced=True)
 
-ZONES = (BOTH_AXES, BOTH_AXES_FIRST, HYPHEN_RANGE, XY_RANGE)  # then AXIS_RANGE, paired
+
+def _labelled(axis: str, index: int) -> Shape:
+    """A range of one axis named on each bound ("between x=-5.5 and x=5.5", "from x = 0 to x =
+    5"): read as such, its second bound is no point with the next number ("x=5.5, y=-5.5")."""
+    label = grammar(slot(axis), slot("=", ":", optional=True))
+    return Shape(f"{axis} range, labelled bounds", index,
+                 grammar(slot("between", "from", optional=True), *label.slots),
+                 grammar(_UNIT, slot("and", "to"), *label.slots), _CLOSE, label=axis)
+
+
+X_LABELLED_RANGE = _labelled("x", 9)
+Y_LABELLED_RANGE = _labelled("y", 10)
+
+ZONES = (BOTH_AXES, BOTH_AXES_FIRST, HYPHEN_RANGE, XY_RANGE)  # then the axis ranges, paired
 POINTS = (XY_POINT, YX_POINT, BRACKET_POINT, LEAD_POINT)
-SHAPES = (*ZONES, AXIS_RANGE, *POINTS)  # by index
+AXIS_RANGES = (AXIS_RANGE, X_LABELLED_RANGE, Y_LABELLED_RANGE)
+SHAPES = (*ZONES, AXIS_RANGE, *POINTS, X_LABELLED_RANGE, Y_LABELLED_RANGE)  # by index
+assert [s.index for s in SHAPES] == list(range(len(SHAPES)))
 # the first and last tokens that make a gap worth reading further
 _FIRSTS = frozenset().union(*(g.firsts for s in SHAPES for g in (s.between, s.after) if g),
                             ("-", "–", "."))  # the hyphen range; ".." split by a number
