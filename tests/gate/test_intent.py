@@ -113,8 +113,7 @@ def test_air_assets_only_keeps_the_rover_out(sar: Crew) -> None:
     v = check(sar, "Air assets only - do not send the rover. Search x 0 to 5, y 0 to 5.",
               plan("search_and_dispatch", *SEARCH, DISPATCH))
     assert found(v) == [
-        (2, "excluded_robot", "the request rules out tb3: 'do not send the rover'"),
-        (2, "negated_step", "the request rules out tb3.navigate_to here: 'do not send'")]
+        (2, "excluded_robot", "the request rules out tb3: 'do not send the rover'")]
 
 
 def test_a_step_nothing_asks_for_is_refused(g1_go2: Crew) -> None:
@@ -231,8 +230,7 @@ def test_a_decimal_point_does_not_end_a_prohibition(sar: Crew, altitude: str) ->
          "the plan gives 3 (the default)"),
         (1, "substituted_value", f"the request states '{altitude} m' for iris.search_target "
          "altitude; the plan gives 3 (the default)"),
-        (2, "excluded_robot", f"the request rules out tb3: '{said} the rover'"),
-        (2, "negated_step", f"the request rules out tb3.navigate_to here: '{said}'")]
+        (2, "excluded_robot", f"the request rules out tb3: '{said} the rover'")]
 
 
 # a number as the suites write it (not glued to a word, not part of a longer decimal)
@@ -408,7 +406,7 @@ def test_a_thing_past_a_comma_does_not_narrow_a_prohibition(g1_go2: Crew) -> Non
     the prohibition; the dog is ruled out everywhere."""
     v = check(g1_go2, "Walk the dog to room_a. Do not send the dog, the charger is broken.",
               walk("room_a"))
-    assert codes(v) == [(0, "excluded_robot"), (0, "negated_step")]
+    assert codes(v) == [(0, "excluded_robot")]
 
 
 def test_an_action_negated_with_a_point_is_ruled_out_with_it_only(sar: Crew) -> None:
@@ -499,7 +497,7 @@ def test_keep_the_drone_on_the_ground_rules_out_every_drone_step(sar: Crew) -> N
 
 
 @pytest.mark.parametrize(("request_", "cue"), [
-    ("Don't send the dog anywhere; wave hello.", "don't send"),
+    ("Don't walk anywhere; wave hello.", "don't walk"),
     ("The dog should not move; wave hello.", "should not move"),
 ])
 def test_negated_action_paraphrases(g1_go2: Crew, request_: str, cue: str) -> None:
@@ -712,3 +710,22 @@ def test_a_robot_told_to_stay_is_ruled_out(sar: Crew, said: str) -> None:
     request_ = f"Search x 0 to 5, y 0 to 5 with the drone. {said.capitalize()}."
     v = check(sar, request_, plan("search_and_dispatch", *SEARCH, DISPATCH))
     assert found(v) == [(2, "excluded_robot", "the request rules out tb3: 'rover: stay'")]
+
+
+@pytest.mark.parametrize("request_", [
+    # a prohibition's list ends at a comma before a verb the crew knows, unless "or" follows
+    "Do not send the drone, drive the rover to x 2, y 3.",
+    "Do not search, just send the rover to x 2, y 3.",
+    # an action negated with the robot it names is that robot's: sending the rover is asked
+    "Do not send the drone; send the rover to x 2, y 3.",
+    "Don't bother sending the drone, drive the rover to x 2, y 3.",
+])
+def test_a_prohibition_then_what_is_asked(sar: Crew, request_: str) -> None:
+    p = plan("dispatch_only", ("tb3", "navigate_to", {"goal": {"x": 2, "y": 3}}))
+    assert found(check(sar, request_, p)) == []
+
+
+def test_a_prohibition_over_a_list_of_actions_reaches_each(sar: Crew) -> None:
+    p = plan("dispatch_only", ("tb3", "navigate_to", {"goal": {"x": 2, "y": 3}}))
+    assert codes(check(sar, "Do not take off, search or send the rover to x 2, y 3.", p)) == [
+        (0, "excluded_robot"), (0, "negated_step")]

@@ -480,6 +480,7 @@ class Intent(IntentChecks, Rule):
         self.robots = _freeze(robots)
         self.skills = _freeze(skills)
         self.gerunds = _freeze({k: v for k, v in gerunds.items() if k not in skills})
+        self._verbs = frozenset(phrase[0] for phrase in self.skills)  # what an action begins with
         self._takes = {slot: frozenset(
             name for name, robot in crew.robots.items() for skill in robot.skills.values()
             if skill.visible and any(k.slot == slot for k in skill.params.values()))
@@ -585,7 +586,7 @@ class Intent(IntentChecks, Rule):
     # -- reading a request --------------------------------------------------------------------
 
     def read(self, text: str) -> Brief:
-        reading = Reading(text)
+        reading = Reading(text, self._verbs)
         brief = Brief(text, universal=reading.universal)
         start = 0
         if reading.retraction is not None:
@@ -680,7 +681,7 @@ class Intent(IntentChecks, Rule):
             if DIGIT.search(clause) is None:
                 continue  # no number: no point, no zone
             facts = RequestFacts.read(clause)
-            if (facts.points or facts.zones) and not Reading(clause).scopes:
+            if (facts.points or facts.zones) and not Reading(clause, self._verbs).scopes:
                 brief.points += facts.points
                 brief.zones += facts.zones
 
@@ -690,12 +691,19 @@ class Intent(IntentChecks, Rule):
         send the rover"), or only with the places, objects, points and zones its negation also
         names ("do not go to the charger", "don't send the dog to the charger", "do not drive
         to x 2, y 3"): those are ruled out themselves, and the action or robot is, where it
-        goes with them, not elsewhere."""
+        goes with them, not elsewhere. An action negated with a robot it names, and nothing
+        else, is that robot's ("do not send the drone, drive the rover ...": the drone is ruled
+        out, not sending)."""
         things: dict[int, list[Mention]] = {}  # a scope's cue -> the things it negates
         for m in brief.negated:
             scope = reading.negating(m.start)
             if scope is not None:
                 things.setdefault(scope.at, []).append(m)
+        whom: dict[int, list[int]] = {}  # a scope's cue -> where the robots it negates stand
+        for m in robots:
+            scope = reading.negating(m.start)
+            if scope is not None:
+                whom.setdefault(scope.at, []).append(m.start)
         words, seps = reading.words, reading.seps
         for mentions, is_robot in ((actions, False), (robots, True)):
             for m in mentions:
@@ -720,7 +728,7 @@ class Intent(IntentChecks, Rule):
                             brief.excluded.setdefault(robot, said)
                 elif named or values:
                     brief.negated_with.append((m, named))
-                else:
+                elif scope is None or not any(m.end <= r < reach for r in whom.get(scope.at, ())):
                     brief.negated.append(m)
 
     def _negated_values(self, reading: Reading,

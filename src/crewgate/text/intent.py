@@ -156,6 +156,7 @@ KEEP = frozenset({"keep", "leave", "hold"})
 LEAVE = frozenset({"leave"})  # of KEEP, what rules a thing out ("hold the bottle" takes it)
 KEPT = frozenset({"ground", "grounded", "parked", "docked", "here", "home", "out", "behind",
                   "alone", "idle", "put", "back", "where", "off"})
+_LEADING = frozenset({"just", "please", "then", "instead", "now", "simply"})  # before a verb
 _STAY_PUT = KEPT - {"out", "off"}  # after "stay": where it stays ("stay put"), not "stay out of"
 UNIVERSAL = frozenset({"everything", "everyone", "everybody"})
 CONDITIONAL = frozenset({"if", "unless", "when", "whether", "until", "once", "in", "case"})
@@ -263,8 +264,13 @@ class _once(Generic[T]):
 class Reading:
     """One request, read once; mentions of any phrase table are found on demand."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, verbs: frozenset[str] = frozenset()) -> None:
+        """``verbs``: the words an action the caller knows begins with ("drive", "send"): a
+        prohibition's list ends at a comma before one ("do not send the drone, drive the rover
+        ...": the rover is asked), unless "or" or "nor" follows in its clause ("do not send
+        the dog, walk the humanoid or wave": a list of what is not to be done)."""
         self.text = text
+        self.verbs = verbs
         self.words, self.seps = word_stream(text)
         words, seps = self.words, self.seps
         n = len(words)
@@ -378,7 +384,8 @@ class Reading:
                    and self.clause_of[stop] == self.clause_of[start]
                    and self.words[stop] not in CONTRAST
                    and not ("," in self.seps[stop - 1]
-                            and (self.words[stop] in CLAUSE_JOINS or not opens))
+                            and (self.words[stop] in CLAUSE_JOINS or not opens
+                                 or self._turns_to(stop)))
                    and not (narrow and self.words[stop] in CLAUSE_JOINS
                             and not self._value_goes_on(stop - 1, stop + 1))):
                 stop += 1
@@ -388,6 +395,19 @@ class Reading:
         if dropped:  # (in the order of where each begins)
             out = sorted([*out, *dropped], key=attrgetter("at"))
         return out
+
+    def _turns_to(self, word: int) -> bool:
+        """Whether, past a comma, word ``word`` turns to an action asked ("do not send the
+        drone, drive the rover"): a verb of ``verbs`` (after "just", "please" or "then" at
+        most), with no "or" nor "nor" after it in its clause, within ``WINDOW`` words."""
+        words = self.words
+        while word < len(words) - 1 and words[word] in _LEADING:
+            word += 1
+        if words[word] not in self.verbs:
+            return False
+        clause, stop = self.clause_of[word], min(len(words), word + WINDOW)
+        return not any(words[k] in ("or", "nor") and self.clause_of[k] == clause
+                       for k in range(word, stop))
 
     def _dropped(self, at: int, end: int) -> Scope | None:
         """The scope of what drops the subject before it (the predicate [at, end): "searching x
