@@ -729,3 +729,15 @@ def test_a_prohibition_over_a_list_of_actions_reaches_each(sar: Crew) -> None:
     p = plan("dispatch_only", ("tb3", "navigate_to", {"goal": {"x": 2, "y": 3}}))
     assert codes(check(sar, "Do not take off, search or send the rover to x 2, y 3.", p)) == [
         (0, "excluded_robot"), (0, "negated_step")]
+
+
+@pytest.mark.parametrize(("x", "expected"), [
+    (2, []),
+    (4, [(0, "substituted_value", "tb3.navigate_to: goal (4, 3) is not what the request states")]),
+])
+def test_nowhere_else_rules_out_what_is_not_stated(sar: Crew, x: int,
+                                                   expected: list[tuple[int, str, str]]) -> None:
+    """"Do not go anywhere else" used to refuse the drive it follows."""
+    v = check(sar, "Drive the rover to x 2, y 3 and do not go anywhere else.",
+              plan("dispatch_only", ("tb3", "navigate_to", {"goal": {"x": x, "y": 3}})))
+    assert found(v) == expected

@@ -693,7 +693,8 @@ class Intent(IntentChecks, Rule):
         to x 2, y 3"): those are ruled out themselves, and the action or robot is, where it
         goes with them, not elsewhere. An action negated with a robot it names, and nothing
         else, is that robot's ("do not send the drone, drive the rover ...": the drone is ruled
-        out, not sending)."""
+        out, not sending); one negated "else" rules out what the request does not state, as
+        request containment does ("drive to x 2, y 3 and do not go anywhere else")."""
         things: dict[int, list[Mention]] = {}  # a scope's cue -> the things it negates
         for m in brief.negated:
             scope = reading.negating(m.start)
@@ -728,7 +729,9 @@ class Intent(IntentChecks, Rule):
                             brief.excluded.setdefault(robot, said)
                 elif named or values:
                     brief.negated_with.append((m, named))
-                elif scope is None or not any(m.end <= r < reach for r in whom.get(scope.at, ())):
+                elif scope is None or not (
+                        any(m.end <= r < reach for r in whom.get(scope.at, ()))
+                        or "else" in words[m.end:reach]):
                     brief.negated.append(m)
 
     def _negated_values(self, reading: Reading,
