@@ -741,3 +741,27 @@ def test_nowhere_else_rules_out_what_is_not_stated(sar: Crew, x: int,
     v = check(sar, "Drive the rover to x 2, y 3 and do not go anywhere else.",
               plan("dispatch_only", ("tb3", "navigate_to", {"goal": {"x": x, "y": 3}})))
     assert found(v) == expected
+
+
+@pytest.mark.parametrize(("request_", "said"), [
+    ("Walk the dog to room_a, no wait, room_b.", "room_a, no wait"),
+    ("Walk the dog to room_a - scratch that, room_b.", "room_a - scratch that"),
+    ("Walk the dog to room_a; on second thought, room_b.", "room_a; on second thought"),
+])
+def test_a_place_taken_back_is_not_gone_to(g1_go2: Crew, request_: str, said: str) -> None:
+    """What a cue takes back is ruled out, what follows it asked: the walk to room_a used to
+    be accepted (room_a was still stated)."""
+    assert found(check(g1_go2, request_, walk("room_a"))) == [
+        (0, "negated_step", f"the request rules out go2.navigate_to_location here: {said!r}")]
+    assert found(check(g1_go2, request_, walk("room_b"))) == []
+
+
+def test_a_point_taken_back_is_not_gone_to_nor_owed(sar: Crew) -> None:
+    """"No wait, x 4, y 3" asks for (4, 3): it used to take the whole request back."""
+    request_ = "Drive the rover to x 2, y 3. No wait, x 4, y 3."
+    def drive(x: int) -> dict[str, Any]:
+        return plan("dispatch_only", ("tb3", "navigate_to", {"goal": {"x": x, "y": 3}}))
+    assert found(check(sar, request_, drive(2))) == [
+        (0, "negated_step", "the request rules out tb3.navigate_to here: 'drive the rover to x "
+         "2, y 3. no wait'")]
+    assert found(check(sar, request_, drive(4))) == []

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 from crewgate.codes import Code, Findings, Problem
 from crewgate.spec.base import Rule
 from crewgate.text.inflect import gerund
-from crewgate.text.intent import Mention, PhraseTable, Quantity, Reading
+from crewgate.text.intent import WINDOW, Mention, PhraseTable, Quantity, Reading
 from crewgate.text.request import RequestFacts, Zone
 from crewgate.text.units import unit_key
 from crewgate.text.words import clean, words
@@ -620,6 +620,8 @@ class Intent(IntentChecks, Rule):
                 brief.only |= m.referents
         places, objects = ([m for m in reading.mentions(table, left=True) if m.start >= start]
                            for table in (self.places, self.objects))
+        if start and brief.retracted is None:
+            self._taken_back(reading, start, places + objects, brief)
         negated_actions: list[Mention] = []
         agent_starts = [a.start for a in agents]  # (in order)
         for m in reading.actions(self.skills, places + objects):
@@ -663,7 +665,9 @@ class Intent(IntentChecks, Rule):
         self._qualify(reading, negated_actions, negated_robots, valued, brief)
         brief.unclear = self._unclear(reading, start, set(valued))
         if brief.retracted is None:
-            self._geometry(text, reading, brief)
+            # (what a cue took back is not owed: "x 2, y 3. no wait, x 4, y 3" owes (4, 3))
+            self._geometry(reading.span_text(start, len(reading.words)) if start else text,
+                           reading, brief)
         brief.gives = self._given(brief, RequestFacts.read(text))
         return brief
 
@@ -684,6 +688,23 @@ class Intent(IntentChecks, Rule):
             if (facts.points or facts.zones) and not Reading(clause, self._verbs).scopes:
                 brief.points += facts.points
                 brief.zones += facts.zones
+
+    def _taken_back(self, reading: Reading, start: int, after: list[Mention],
+                    brief: Brief) -> None:
+        """What the request named before a cue that takes it back, and not again after it
+        ("walk the dog to room_a, no wait, room_b": room_a; the points and zones before it), is
+        ruled out with the cue's saying."""
+        again = {r for m in after if m.negated is None for r in m.referents}
+        for table in (self.places, self.objects):
+            brief.negated += [m._replace(negated=reading.said(m.start, start))
+                              for m in reading.mentions(table, left=True)
+                              if m.start < start and not m.referents <= again]
+        before = RequestFacts.read(reading.span_text(0, start))
+        if before.points or before.zones:
+            stated = RequestFacts.read(reading.span_text(start, len(reading.words)))
+            said = reading.said(max(0, start - WINDOW), start)  # the values, then the cue
+            brief.negated_points += [(p, said) for p in before.points if p not in stated.points]
+            brief.negated_zones += [(z, said) for z in before.zones if z not in stated.zones]
 
     def _qualify(self, reading: Reading, actions: list[Mention], robots: list[Mention],
                  valued: dict[int, tuple[tuple[float, ...], ...]], brief: Brief) -> None:
@@ -777,9 +798,12 @@ class Intent(IntentChecks, Rule):
                       for m in reading.mentions(table, left=table is not self.skills))
 
     def _asks_anything(self, reading: Reading, start: int) -> bool:
+        """Whether the request asks anything after word ``start``: an action, place or object
+        not negated, or a value ("no wait, x 4, y 3", "no wait, 5 m")."""
         return any(m.start >= start and m.negated is None for table in (
             self.skills, self.places, self.objects)
-            for m in reading.mentions(table, left=table is not self.skills))
+            for m in reading.mentions(table, left=table is not self.skills)) or bool(
+            RequestFacts.read(reading.span_text(start, len(reading.words))).numbers)
 
     def _context(self, reading: Reading, start: int) -> bool:
         before = reading.words[max(0, start - 4):start]
