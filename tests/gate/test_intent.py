@@ -747,6 +747,11 @@ def test_nowhere_else_rules_out_what_is_not_stated(sar: Crew, x: int,
     ("Walk the dog to room_a, no wait, room_b.", "room_a, no wait"),
     ("Walk the dog to room_a - scratch that, room_b.", "room_a - scratch that"),
     ("Walk the dog to room_a; on second thought, room_b.", "room_a; on second thought"),
+    # a correction
+    ("Walk the dog to room_a. Sorry, I meant room_b.", "room_a. sorry, i meant"),
+    ("Walk the dog to room_a... correction: room_b.", "room_a... correction"),
+    ("Walk the dog to room_a, or rather room_b.", "room_a, or rather"),
+    ("Walk the dog to room_a. Change of plan: room_b.", "room_a. change of plan"),
 ])
 def test_a_place_taken_back_is_not_gone_to(g1_go2: Crew, request_: str, said: str) -> None:
     """What a cue takes back is ruled out, what follows it asked: the walk to room_a used to

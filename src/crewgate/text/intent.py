@@ -73,6 +73,8 @@ RETRACTIONS: tuple[tuple[str, ...], ...] = (
     ("ignore", "that"), ("ignore", "the", "above"), ("scrap", "that"), ("scrap", "it"),
     ("scrap", "this"), ("belay", "that"), ("on", "second", "thought"),
     ("don", "t", "do", "that"), ("don", "t", "do", "it"), ("do", "not", "do", "that"),
+    # a correction: what follows replaces what came before ("room_a, correction: room_b")
+    ("i", "meant"), ("correction",), ("or", "rather"), ("change", "of", "plan"),
 )
 # "don't move anything": every motion ruled out (a retraction of everything)
 NOTHING_MOVES: tuple[tuple[str, ...], ...] = (
