@@ -211,6 +211,12 @@ def test_stated_value_paraphrases(sar: Crew, request_: str, takeoff: dict[str, A
     "Search x 0 to 5, y 0 to 5; the rover is on standby.",
     "Search x 0 to 5, y 0 to 5 with the drone; the rover should sit tight.",
     "Search x 0 to 5, y 0 to 5 with the drone; the rover is not involved.",
+    "Search x 0 to 5, y 0 to 5 with the drone; nothing for the rover.",
+    "Search x 0 to 5, y 0 to 5 with the drone; the rover has nothing to do.",
+    "Search x 0 to 5, y 0 to 5 with the drone; the rover is off duty.",
+    "Search x 0 to 5, y 0 to 5 with the drone; let the rover rest.",
+    "Search x 0 to 5, y 0 to 5 with the drone; leave the rover be.",
+    "Search x 0 to 5, y 0 to 5 with the drone; the rover can sit this out.",
 ])
 def test_excluded_robot_paraphrases(sar: Crew, request_: str) -> None:
     v = check(sar, request_, plan("search_and_dispatch", *SEARCH, DISPATCH))

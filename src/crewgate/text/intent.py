@@ -109,7 +109,7 @@ DROPS: tuple[tuple[str, ...], ...] = (
 # a robot that cannot act now ("the rover is broken", "is offline", "isn't available")
 _UNABLE = (("broken",), ("busy",), ("unavailable",), ("offline",), ("disabled",), ("damaged",),
            ("charging",), ("reserved",), ("down", "for"), ("out", "of", "order"), ("on", "standby"),
-           ("on", "another", "job"), ("on", "another", "task"), ("to", "stay"),
+           ("on", "another", "job"), ("on", "another", "task"), ("to", "stay"), ("off", "duty"),
            # a place that cannot be gone to ("the charger is closed", "is being serviced")
            ("closed",), ("blocked",), ("occupied",), ("in", "use"), ("out", "of", "bounds"),
            ("being", "serviced"), ("under", "maintenance"))
@@ -127,6 +127,8 @@ STAYS: tuple[tuple[str, ...], ...] = tuple(dict.fromkeys((
     ("is", "forbidden"), ("is", "not", "allowed"), ("not", "allowed"), ("do", "nothing"),
     ("does", "nothing"), ("sit", "this", "one", "out"), ("sit", "out"), ("stand", "by"),
     ("stands", "by"), ("sit", "tight"), ("sits", "tight"), ("on", "standby"),
+    ("sit", "this", "out"), ("sits", "this", "out"), ("rest",), ("rests",),
+    ("has", "nothing"), ("gets", "a", "day", "off"),
     *((be, *state) for be in ("is", "are") for state in _UNABLE),
     *((be, "not", state) for be in ("is", "are") for state in _UNREADY),
     *((be, "t", state) for be in ("isn", "aren") for state in _UNREADY),
@@ -157,9 +159,10 @@ for _cue in STAYS:
 KEEP = frozenset({"keep", "leave", "hold"})
 LEAVE = frozenset({"leave"})  # of KEEP, what rules a thing out ("hold the bottle" takes it)
 KEPT = frozenset({"ground", "grounded", "parked", "docked", "here", "home", "out", "behind",
-                  "alone", "idle", "put", "back", "where", "off"})
+                  "alone", "idle", "put", "back", "where", "off", "be"})
 _LEADING = frozenset({"just", "please", "then", "instead", "now", "simply"})  # before a verb
 _STAY_PUT = KEPT - {"out", "off"}  # after "stay": where it stays ("stay put"), not "stay out of"
+_NOTHING_FOR = ("nothing", "for")  # right before a robot: "nothing for the rover"
 UNIVERSAL = frozenset({"everything", "everyone", "everybody"})
 CONDITIONAL = frozenset({"if", "unless", "when", "whether", "until", "once", "in", "case"})
 # after a comma, these begin a new clause: a negation does not reach past ", and the drone ..."
@@ -597,6 +600,10 @@ class Reading:
                 found = self._after_modals(start, end)
                 if found is not None and found[0] == "stays":  # "the dog should stay"
                     return self.said(start, found[1])
+        if robot and (words[max(0, start - 2):start] == _NOTHING_FOR or (
+                start > 2 and words[start - 1] in ARTICLES
+                and words[start - 3:start - 1] == _NOTHING_FOR)):
+            return self.said(start - 2 if words[start - 1] == "for" else start - 3, end)
         first = max(0, start - 3)
         keeping = KEEP if robot else LEAVE
         if keeping.isdisjoint(words[first:start]):
