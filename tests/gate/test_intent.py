@@ -776,3 +776,30 @@ def test_a_point_taken_back_is_not_gone_to_nor_owed(sar: Crew) -> None:
         (0, "negated_step", "the request rules out tb3.navigate_to here: 'drive the rover to x "
          "2, y 3. no wait'")]
     assert found(check(sar, request_, drive(4))) == []
+
+
+def _climb(altitude: float) -> dict[str, Any]:
+    return plan("search_only", ("iris", "takeoff", {"altitude": altitude}),
+                ("iris", "search_target", {**ZONE, "altitude": altitude}), LAND)
+
+
+@pytest.mark.parametrize(("stated", "altitude", "expected"), [
+    # a quantity in another unit is held to the parameter in the parameter's unit: "10 feet"
+    # used to let the drone climb to 10 m (the number was stated, its unit never read)
+    ("10 feet", 10, [(0, "substituted_value", "the request states '10 feet' for iris.takeoff "
+                      "altitude; the plan gives 10")]),
+    ("10 feet", 3.048, []),
+    ("ten feet", 10, [(0, "substituted_value", "the request states 'ten feet' for iris.takeoff "
+                       "altitude; the plan gives 10")]),
+    ("10ft", 3.048, []),
+    ("300 cm", 3, []),
+    ("4000 mm", 4, []),
+    ("5 yards", 5, [(0, "substituted_value", "the request states '5 yards' for iris.takeoff "
+                     "altitude; the plan gives 5")]),
+])
+def test_a_quantity_in_another_unit_is_held_in_the_parameters(
+        sar: Crew, stated: str, altitude: float,
+        expected: list[tuple[int, str, str]]) -> None:
+    v = check(sar, f"Take off to {stated}, search x 0 to 5, y 0 to 5 and land.",
+              _climb(altitude))
+    assert found(v) == expected

@@ -127,6 +127,12 @@ def test_range_bounds_are_not_read_as_a_point() -> None:
     assert (f.points, f.zones) == (((1.0, 2.0),), ((-5.5, 5.5, -5.5, 5.5),))
 
 
+def test_a_range_in_another_length_unit_is_no_zone_in_metres() -> None:
+    """Bounds in feet are not read as metres (a zone stated in feet licenses no zone)."""
+    assert facts("Search x from 0 ft to 10 ft, y from 0 ft to 10 ft.").zones == ()
+    assert facts("Search x from 0 m to 10 m, y from 0 m to 10 m.").zones == ((0, 10, 0, 10),)
+
+
 def test_zone_axes_pair_in_reading_order() -> None:
     f = facts("Sweep the zone x from 50 to 60, y from 0 to 10")
     assert f.states_zone((50, 60, 0, 10))

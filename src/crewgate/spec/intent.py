@@ -576,7 +576,8 @@ class Intent(IntentChecks, Rule):
             "the ground\", \"without ...\") takes no step; nor does anything the request says not "
             "to do.",
             "- Every value the request states (a number with its unit, a zone, a point, a place, "
-            "an object) goes into the parameter it is for, never a default or another value; "
+            "an object) goes into the parameter it is for, in the parameter's unit (\"10 feet\" "
+            "is 3.048 m), never a default or another value; "
             "every destination, object and action it states is carried by a step.",
             "- Add no step the request does not ask for, beyond what the workflow requires.",
             "- If the request takes back what it asked (\"never mind\", \"cancel that\", \"don't "

@@ -22,7 +22,7 @@ from typing import Any, Generic, NamedTuple, TypeVar, overload
 
 from crewgate.text.spelled import FIRST as SPELLED_FIRST
 from crewgate.text.spelled import with_unit
-from crewgate.text.units import METRES, UNITS
+from crewgate.text.units import METRES, UNITS, in_unit
 from crewgate.text.words import word_stream
 from crewgate.values import tuple_of
 
@@ -202,7 +202,8 @@ class Mention(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class Quantity:
-    """A number the request states with its unit ("6 metres"), outside ranges and points."""
+    """A number the request states with its unit ("6 metres"), outside ranges and points, in
+    the reader's unit ("10 feet": 3.048, "m"; ``text`` says it as written)."""
 
     start: int
     end: int
@@ -690,15 +691,17 @@ class Reading:
             if value is None:
                 continue
             if unit is None and end < len(words) and words[end] in UNITS:
-                unit, end = UNITS[words[end]], end + 1
+                unit, end = words[end], end + 1
             if unit is not None and not self._in_range(i, end):
                 sign = -1.0 if i > 0 and seps[i - 1].endswith("-") else 1.0
-                out.append(Quantity(i, end, sign * value, unit, self.clause_of[i],
-                                    self.said(i, end)))
+                amount, unit = in_unit(sign * value, unit)  # "10 feet": 3.048 m
+                out.append(Quantity(i, end, amount, unit, self.clause_of[i], self.said(i, end)))
             taken = end
         return out
 
     def _number_at(self, i: int) -> tuple[float | None, str | None, int]:
+        """The number that begins at word ``i``, its unit's name as written when glued to it
+        or spelled with it ("6m", "six metres"), and the index past it."""
         word = self.words[i]
         if word in SPELLED_FIRST:  # a number written in words counts only with its unit
             return with_unit(self.words, i) or (None, None, i)
@@ -708,7 +711,7 @@ class Reading:
             return float(word), None, i + 1
         glued = _GLUED.match(word)
         if glued and glued[2] in UNITS:
-            return float(glued[1]), UNITS[glued[2]], i + 1
+            return float(glued[1]), glued[2], i + 1
         return None, None, i + 1
 
     def _in_range(self, start: int, end: int) -> bool:

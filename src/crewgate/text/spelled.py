@@ -70,13 +70,13 @@ def spelled(words: Sequence[str], i: int) -> tuple[float, int] | None:
 
 def with_unit(words: Sequence[str], i: int) -> tuple[float, str, int] | None:
     """A number spelled from ``words[i]`` with a unit right after it ("six metres"): its
-    value, the unit as the reader names it ("m") and the index past the unit; None otherwise
-    (a number written in words counts only with its unit)."""
+    value, the unit's name as written ("metres", a key of UNITS) and the index past the unit;
+    None otherwise (a number written in words counts only with its unit)."""
     found = spelled(words, i)
     if found is None or found[1] >= len(words) or words[found[1]] not in UNITS:
         return None
     value, end = found
-    return value, UNITS[words[end]], end + 1
+    return value, words[end], end + 1
 
 
 __all__ = ["FIRST", "LONGEST", "ONES", "TENS", "spelled", "with_unit"]

@@ -1,15 +1,40 @@
-"""The units a request states its quantities in, by every name it may use ("metres" -> "m"):
-read by the request's reading (crewgate.text.intent) and its facts (crewgate.text.request)."""
+"""The units a request states its quantities in, by every name it may use ("metres" -> "m"), and
+what one of each is in the reader's unit ("feet" -> 0.3048 m): read by the request's reading
+(crewgate.text.intent) and its facts (crewgate.text.request). A quantity is held to a
+parameter in the reader's unit ("take off to 10 feet" states 3.048 m, never 10 m)."""
 
 from __future__ import annotations
 
-UNITS: dict[str, str] = {
-    "m": "m", "meter": "m", "meters": "m", "metre": "m", "metres": "m",
-    "s": "s", "sec": "s", "secs": "s", "second": "s", "seconds": "s",
-    "deg": "deg", "degree": "deg", "degrees": "deg", "rad": "rad", "radians": "rad",
+# name -> (the reader's unit, how many of it one is)
+_TABLE: dict[str, tuple[str, float]] = {
+    **dict.fromkeys(("m", "meter", "meters", "metre", "metres"), ("m", 1.0)),
+    **dict.fromkeys(("cm", "centimeter", "centimeters", "centimetre", "centimetres"),
+                    ("m", 0.01)),
+    **dict.fromkeys(("mm", "millimeter", "millimeters", "millimetre", "millimetres"),
+                    ("m", 0.001)),
+    **dict.fromkeys(("km", "kilometer", "kilometers", "kilometre", "kilometres"),
+                    ("m", 1000.0)),
+    **dict.fromkeys(("ft", "foot", "feet"), ("m", 0.3048)),
+    **dict.fromkeys(("yd", "yard", "yards"), ("m", 0.9144)),
+    **dict.fromkeys(("s", "sec", "secs", "second", "seconds"), ("s", 1.0)),
+    **dict.fromkeys(("ms", "millisecond", "milliseconds"), ("s", 0.001)),
+    **dict.fromkeys(("min", "mins", "minute", "minutes"), ("s", 60.0)),
+    **dict.fromkeys(("hr", "hrs", "hour", "hours"), ("s", 3600.0)),
+    **dict.fromkeys(("deg", "degree", "degrees"), ("deg", 1.0)),
+    **dict.fromkeys(("rad", "radians"), ("rad", 1.0)),
 }
+UNITS: dict[str, str] = {name: unit for name, (unit, _) in _TABLE.items()}
 
-METRES = tuple(name for name, unit in UNITS.items() if unit == "m")  # "m", "metre", ...
+# the metre's own names (a range's bound or a point's coordinate may carry one: "x 3 m"; a
+# value in another length unit is no coordinate the reader takes as metres)
+METRES = tuple(name for name, (unit, scale) in _TABLE.items() if unit == "m" and scale == 1.0)
+
+
+def in_unit(value: float, name: str) -> tuple[float, str]:
+    """A value written with the unit ``name`` (a key of UNITS), in the reader's unit:
+    (10, "feet") -> (3.048, "m")."""
+    unit, scale = _TABLE[name]
+    return (value * scale if scale != 1.0 else value), unit
 
 
 def unit_key(unit: str | None) -> str | None:
@@ -19,4 +44,4 @@ def unit_key(unit: str | None) -> str | None:
     return UNITS.get(unit.strip().lower().rstrip("."), unit.strip().lower())
 
 
-__all__ = ["METRES", "UNITS", "unit_key"]
+__all__ = ["METRES", "UNITS", "in_unit", "unit_key"]
