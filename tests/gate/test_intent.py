@@ -803,3 +803,14 @@ def test_a_quantity_in_another_unit_is_held_in_the_parameters(
     v = check(sar, f"Take off to {stated}, search x 0 to 5, y 0 to 5 and land.",
               _climb(altitude))
     assert found(v) == expected
+
+
+def test_a_negative_quantity_is_said_with_its_sign_and_a_range_dash_is_no_sign(sar: Crew) -> None:
+    """"-2 m" is refused naming '-2 m' (it named '2 m', which the range takes); "5-6 m" states
+    6 m, not -6 m (it was refused as '6 m' outside [1, 10])."""
+    assert found(check(sar, "Take off to -2 m, search x 0 to 5, y 0 to 5 and land.",
+                       _climb(2))) == [
+        (None, "out_of_range", "the request states '-2 m' (for iris.takeoff altitude), outside "
+         "what it takes: [1, 10]")]
+    assert found(check(sar, "Take off to 5-6 m, search x 0 to 5, y 0 to 5 and land.",
+                       _climb(6))) == []

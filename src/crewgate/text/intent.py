@@ -693,9 +693,12 @@ class Reading:
             if unit is None and end < len(words) and words[end] in UNITS:
                 unit, end = words[end], end + 1
             if unit is not None and not self._in_range(i, end):
-                sign = -1.0 if i > 0 and seps[i - 1].endswith("-") else 1.0
-                amount, unit = in_unit(sign * value, unit)  # "10 feet": 3.048 m
-                out.append(Quantity(i, end, amount, unit, self.clause_of[i], self.said(i, end)))
+                # a minus sign, not a range's dash between two numbers ("5-6 m")
+                negative = i > 0 and seps[i - 1].endswith("-") and not (
+                    seps[i - 1] == "-" and words[i - 1][-1].isdigit())
+                amount, unit = in_unit(-value if negative else value, unit)  # "10 feet": 3.048 m
+                out.append(Quantity(i, end, amount, unit, self.clause_of[i],
+                                    ("-" if negative else "") + self.said(i, end)))
             taken = end
         return out
 
