@@ -814,3 +814,19 @@ def test_a_negative_quantity_is_said_with_its_sign_and_a_range_dash_is_no_sign(s
          "what it takes: [1, 10]")]
     assert found(check(sar, "Take off to 5-6 m, search x 0 to 5, y 0 to 5 and land.",
                        _climb(6))) == []
+
+
+@pytest.mark.parametrize(("request_", "said"), [
+    ("All robots except the drone stay; search x 0 to 5, y 0 to 5.",
+     "all robots except the drone stay"),
+    ("Everyone except the drone stays put: search x 0 to 5, y 0 to 5.",
+     "everyone except the drone stays"),
+    ("Everybody but the drone stays; search x 0 to 5, y 0 to 5.",
+     "everybody but the drone stays"),
+])
+def test_the_exception_to_a_whole_that_stays_acts(sar: Crew, request_: str, said: str) -> None:
+    """The drone acts and every other robot stays: the exception used to rule the drone out
+    (or take the whole request back) and leave the rover's dispatch accepted."""
+    assert found(check(sar, request_, plan("search_and_dispatch", *SEARCH, DISPATCH))) == [
+        (2, "excluded_robot", f"the request rules out tb3: {said!r}")]
+    assert found(check(sar, request_, plan("search_only", *SEARCH, LAND))) == []

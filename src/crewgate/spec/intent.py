@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 from crewgate.codes import Code, Findings, Problem
 from crewgate.spec.base import Rule
 from crewgate.text.inflect import gerund
-from crewgate.text.intent import WINDOW, Mention, PhraseTable, Quantity, Reading
+from crewgate.text.intent import WINDOW, Mention, PhraseTable, Quantity, Reading, Scope
 from crewgate.text.request import RequestFacts, Zone
 from crewgate.text.units import unit_key
 from crewgate.text.words import clean, words
@@ -619,6 +619,8 @@ class Intent(IntentChecks, Rule):
                 brief.clause_robots.setdefault(m.clause, set()).add(robot)
             if m.exclusive:
                 brief.only |= m.referents
+        if negated_robots and (wholes := reading.all_but()):
+            negated_robots = self._all_but(reading, wholes, negated_robots, brief)
         places, objects = ([m for m in reading.mentions(table, left=True) if m.start >= start]
                            for table in (self.places, self.objects))
         if start and brief.retracted is None:
@@ -689,6 +691,30 @@ class Intent(IntentChecks, Rule):
             if (facts.points or facts.zones) and not Reading(clause, self._verbs).scopes:
                 brief.points += facts.points
                 brief.zones += facts.zones
+
+    def _all_but(self, reading: Reading, wholes: list[tuple[Scope, int, int]],
+                 negated: list[Mention], brief: Brief) -> list[Mention]:
+        """"All robots except the drone stay": the robots an exception names act (asked, not
+        ruled out), every other robot of the crew stays (ruled out, with the whole saying);
+        the negated robots left to qualify are returned."""
+        kept = []
+        for m in negated:
+            found = next(((scope, whole, end) for scope, whole, end in wholes
+                          if scope.start <= m.start < scope.end), None)
+            if found is None:
+                kept.append(m)
+                continue
+            scope, whole, end = found
+            for robot in m.referents:
+                brief.named.setdefault(robot, m)
+                brief.clause_robots.setdefault(m.clause, set()).add(robot)
+            said = reading.said(whole, end)
+            acting = {r for n in negated if scope.start <= n.start < scope.end
+                      for r in n.referents}
+            for robot in self.crew.robots:
+                if robot not in acting:
+                    brief.excluded.setdefault(robot, said)
+        return kept
 
     def _taken_back(self, reading: Reading, start: int, after: list[Mention],
                     brief: Brief) -> None:

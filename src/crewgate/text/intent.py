@@ -53,6 +53,7 @@ NEGATIONS: tuple[tuple[str, ...], ...] = (
     ("avoid",), ("won", "t"), ("cannot",), ("can", "t"),
     # "anywhere but the charger", "everything but the drone", "apart from the cube"
     ("anywhere", "but"), ("anything", "but"), ("everywhere", "but"), ("everything", "but"),
+    ("everyone", "but"), ("everybody", "but"),
     ("apart", "from"), ("aside", "from"),
     # "hold off on sending the rover", "refrain from ...", "forget about the rover"
     ("hold", "off"), ("refrain", "from"), ("forget", "about"),
@@ -164,6 +165,11 @@ _LEADING = frozenset({"just", "please", "then", "instead", "now", "simply"})  # 
 _STAY_PUT = KEPT - {"out", "off"}  # after "stay": where it stays ("stay put"), not "stay out of"
 _NOTHING_FOR = ("nothing", "for")  # right before a robot: "nothing for the rover"
 UNIVERSAL = frozenset({"everything", "everyone", "everybody"})
+# a whole and the cues that except from it ("all robots except the drone", "everyone but ...")
+WHOLES = frozenset({"all", "every", "everyone", "everybody", "everything", "anyone"})
+EXCEPT_CUES = frozenset({("except",), ("excluding",), ("other", "than"), ("apart", "from"),
+                         ("aside", "from"), ("everything", "but"), ("anything", "but"),
+                         ("everyone", "but"), ("everybody", "but")})
 CONDITIONAL = frozenset({"if", "unless", "when", "whether", "until", "once", "in", "case"})
 # after a comma, these begin a new clause: a negation does not reach past ", and the drone ..."
 CLAUSE_JOINS = frozenset({"and", "but", "or", "then", "while", "so", "whereas", "yet"})
@@ -446,6 +452,30 @@ class Reading:
         words = self.words
         return before >= 0 and after < len(words) and words[before][0].isdigit() and (
             words[after][0].isdigit() or words[after] in VALUE_WORDS)
+
+    def all_but(self) -> list[tuple[Scope, int, int]]:
+        """The exceptions to a whole that stays ("all robots except the drone stay", "everyone
+        but the drone stays put"): each exception's scope, where the whole is first named and
+        where the stay cue after the exception ends, in its clause. What the scope covers is
+        what acts; the rest of the whole stays."""
+        words, out = self.words, []
+        for scope in self.scopes:
+            if words[scope.at:scope.start] not in EXCEPT_CUES:
+                continue
+            whole = next((k for k in range(max(0, scope.at - 3), scope.start)
+                          if words[k] in WHOLES), None)
+            if whole is None:
+                continue
+            clause = self.clause_of[scope.at]
+            for k in range(scope.start, min(len(words), scope.start + WINDOW)):
+                if self.clause_of[k] != clause:
+                    break
+                cue = next((c for c in _STAYS_AFTER.get(words[k], ())
+                            if words[k:k + len(c)] == c), None)
+                if cue is not None:
+                    out.append((scope, whole, k + len(cue)))
+                    break
+        return out
 
     def _in_taking_back(self, word: int) -> bool:
         """Whether the word stands in a cue that takes back (only the cues that begin at most
