@@ -78,6 +78,8 @@ KINDS: dict[str, Callable[[int], str]] = {
     "negated points": _repeat("avoid (1, 2) and not x 3, y 4; "),
     "robots, actions and places": _repeat("send the dog and the drone to the charger "),
     "actions and quantities": _repeat("take off to 3 m and land "),
+    # a whole that stays but for an exception (each robot's exception is looked up, not scanned)
+    "a whole and its exception": _repeat("all robots except the drone stay; "),
     # subjects dropped by what follows them, and actions passed over (each a scope of its own)
     "dropped and passed over": _repeat("searching x 1 to 2, y 3 is not needed, skip landing; "),
     "typographic marks": _repeat("x \u20131\uff0c y \u22122 \u200bdon\u2019t ro\u00adver "),

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
@@ -696,24 +696,26 @@ class Intent(IntentChecks, Rule):
                  negated: list[Mention], brief: Brief) -> list[Mention]:
         """"All robots except the drone stay": the robots an exception names act (asked, not
         ruled out), every other robot of the crew stays (ruled out, with the whole saying);
-        the negated robots left to qualify are returned."""
+        the negated robots left to qualify are returned. (Each robot's exception is found by
+        bisection: linear however many.)"""
+        wholes = sorted(wholes, key=lambda w: w[0].start)
+        starts = [scope.start for scope, _, _ in wholes]
+        acting: dict[int, set[str]] = {}  # an exception (its index) -> the robots it names
         kept = []
         for m in negated:
-            found = next(((scope, whole, end) for scope, whole, end in wholes
-                          if scope.start <= m.start < scope.end), None)
-            if found is None:
+            k = bisect_right(starts, m.start) - 1
+            if k < 0 or m.start >= wholes[k][0].end:
                 kept.append(m)
                 continue
-            scope, whole, end = found
+            acting.setdefault(k, set()).update(m.referents)
             for robot in m.referents:
                 brief.named.setdefault(robot, m)
                 brief.clause_robots.setdefault(m.clause, set()).add(robot)
-            said = reading.said(whole, end)
-            acting = {r for n in negated if scope.start <= n.start < scope.end
-                      for r in n.referents}
+        for k, robots in acting.items():
+            _, whole, end = wholes[k]
             for robot in self.crew.robots:
-                if robot not in acting:
-                    brief.excluded.setdefault(robot, said)
+                if robot not in robots:
+                    brief.excluded.setdefault(robot, reading.said(whole, end))
         return kept
 
     def _taken_back(self, reading: Reading, start: int, after: list[Mention],
