@@ -722,7 +722,7 @@ class Intent(IntentChecks, Rule):
                     brief: Brief) -> None:
         """What the request named before a cue that takes it back, and not again after it
         ("walk the dog to room_a, no wait, room_b": room_a; the points and zones before it), is
-        ruled out with the cue's saying."""
+        ruled out, said from the thing (or the words before the values) to the cue."""
         again = {r for m in after if m.negated is None for r in m.referents}
         for table in (self.places, self.objects):
             brief.negated += [m._replace(negated=reading.said(m.start, start))
