@@ -217,6 +217,8 @@ def test_stated_value_paraphrases(sar: Crew, request_: str, takeoff: dict[str, A
     "Search x 0 to 5, y 0 to 5 with the drone; let the rover rest.",
     "Search x 0 to 5, y 0 to 5 with the drone; leave the rover be.",
     "Search x 0 to 5, y 0 to 5 with the drone; the rover can sit this out.",
+    "Search x 0 to 5, y 0 to 5 with the drone; the rover waits.",
+    "Search x 0 to 5, y 0 to 5 with the drone; the rover should wait here.",
 ])
 def test_excluded_robot_paraphrases(sar: Crew, request_: str) -> None:
     v = check(sar, request_, plan("search_and_dispatch", *SEARCH, DISPATCH))
@@ -635,6 +637,13 @@ def test_an_action_passed_over_or_dropped_is_ruled_out(sar: Crew, request_: str,
 def test_what_is_passed_over_or_dropped_rules_out_nothing_else(
         sar: Crew, request_: str, p: dict[str, Any]) -> None:
     assert found(check(sar, request_, p)) == []
+
+
+def test_a_robot_that_waits_for_something_is_asked(sar: Crew) -> None:
+    """A wait before what the robot then does is no wait that keeps it where it is."""
+    v = check(sar, "Search x 0 to 5, y 0 to 5; the rover waits for the fix, then drives to the "
+              "victim.", plan("search_and_dispatch", *SEARCH, DISPATCH))
+    assert found(v) == []
 
 
 def test_a_robot_that_cannot_act_in_a_condition_is_not_ruled_out(sar: Crew) -> None:

@@ -627,6 +627,8 @@ class Reading:
             for cue in _STAYS_AFTER.get(words[end], ()):
                 if words[end:end + len(cue)] == cue and self._stays_here(start, end + len(cue)):
                     return self.said(start, end + len(cue))
+            if self._waits(end):
+                return self.said(start, end + 1)
             if words[end] in _FIRST_MODALS:
                 found = self._after_modals(start, end)
                 if found is not None and found[0] == "stays":  # "the dog should stay"
@@ -647,6 +649,17 @@ class Reading:
             if words[kept] in KEPT:
                 return self.said(keep, kept + 1)
         return None
+
+    def _waits(self, k: int) -> bool:
+        """Whether word ``k`` is a wait that keeps its subject where it is: "the rover waits.",
+        "the rover should wait here"; not "waits for the fix, then drives" (a wait before an
+        action)."""
+        words = self.words
+        if words[k] not in ("wait", "waits"):
+            return False
+        after = k + 1
+        return after == len(words) or self.clause_of[after] != self.clause_of[k] or (
+            words[after] in ("here", "there", "behind"))
 
     def _stays_here(self, start: int, end: int) -> bool:
         """Whether a stay cue that ends at word ``end`` says it of the mention at ``start``: in
@@ -674,6 +687,8 @@ class Reading:
                 for cue in _STAYS_AFTER.get(word, ()):
                     if words[k:k + len(cue)] == cue:
                         return "stays", k + len(cue)
+                if self._waits(k):
+                    return "stays", k + 1
             if word not in MODALS and word not in NEGATED_MODALS:
                 return None
         return None
