@@ -218,6 +218,7 @@ def test_stated_value_paraphrases(sar: Crew, request_: str, takeoff: dict[str, A
     "Search x 0 to 5, y 0 to 5 with the drone; leave the rover be.",
     "Search x 0 to 5, y 0 to 5 with the drone; the rover can sit this out.",
     "Search x 0 to 5, y 0 to 5 with the drone; the rover waits.",
+    "Search x 0 to 5, y 0 to 5 with the drone; the rover stays out of it.",
     "Search x 0 to 5, y 0 to 5 with the drone; the rover should wait here.",
 ])
 def test_excluded_robot_paraphrases(sar: Crew, request_: str) -> None:
@@ -711,6 +712,8 @@ def test_a_place_kept_away_from_is_not_gone_to(g1_go2: Crew, request_: str) -> N
 @pytest.mark.parametrize(("crew", "request_", "p"), [
     ("g1_go2", "Walk the dog to room_a; stay out of the charger and keep clear of room_b.",
      walk("room_a")),
+    # a robot told to keep away from a place is not told to stay
+    ("g1_go2", "Dog, stay out of the charger and walk to room_a.", walk("room_a")),
     # a stay cue past a clause's end says it of the robot only where it ends that clause
     ("sar", "Search x 0 to 5, y 0 to 5 and send the rover to the victim. Stay safe.",
      plan("search_and_dispatch", *SEARCH, DISPATCH)),

@@ -163,6 +163,10 @@ KEPT = frozenset({"ground", "grounded", "parked", "docked", "here", "home", "out
                   "alone", "idle", "put", "back", "where", "off", "be"})
 _LEADING = frozenset({"just", "please", "then", "instead", "now", "simply"})  # before a verb
 _STAY_PUT = KEPT - {"out", "off"}  # after "stay": where it stays ("stay put"), not "stay out of"
+# after "stay": a place kept away from ("stay out of room_a"), unless what is kept away from is
+# the matter itself ("stay out of it", "out of this", "out of the way")
+_KEEPING_AWAY = frozenset({("out", "of"), ("away", "from"), ("clear", "of")})
+_INVOLVEMENT = frozenset({("it",), ("this",), ("that",)})
 _NOTHING_FOR = ("nothing", "for")  # right before a robot: "nothing for the rover"
 UNIVERSAL = frozenset({"everything", "everyone", "everybody"})
 # a whole and the cues that except from it ("all robots except the drone", "everyone but ...")
@@ -665,10 +669,14 @@ class Reading:
         """Whether a stay cue that ends at word ``end`` says it of the mention at ``start``: in
         its clause, or past a clause's end only where the cue ends that clause or a word of
         ``_STAY_PUT`` follows ("Rover: stay.", "Rover: stay put"; not "Walk the dog; stay away
-        from the charger", nor "stay out of the charger", which keep away from a place)."""
-        clause = self.clause_of
-        return clause[end - 1] == clause[start] or end == len(self.words) or (
-            clause[end] != clause[end - 1] or self.words[end] in _STAY_PUT)
+        from the charger", nor "stay out of the charger", which keep away from a place); never
+        where it keeps away from a place ("rover, stay out of room_a and go to ...")."""
+        clause, words = self.clause_of, self.words
+        if words[end:end + 2] in _KEEPING_AWAY and words[end + 2:end + 3] not in _INVOLVEMENT \
+                and words[end + 2:end + 4] != ("the", "way"):
+            return False  # "rover, stay out of room_a": a place kept away from, not a stay
+        return clause[end - 1] == clause[start] or end == len(words) or (
+            clause[end] != clause[end - 1] or words[end] in _STAY_PUT)
 
     def _after_modals(self, start: int, end: int) -> tuple[str, int] | None:
         """What follows modals after a mention, in its clause and before any comma, at most
