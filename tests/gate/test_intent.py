@@ -743,6 +743,14 @@ def test_a_prohibition_then_what_is_asked(sar: Crew, request_: str) -> None:
     assert found(check(sar, request_, p)) == []
 
 
+def test_a_prohibition_without_a_verb_before_its_comma_reaches_past_it(sar: Crew) -> None:
+    """"Do not, under any circumstances, search": the comma ends no prohibition that has not
+    named what it forbids yet."""
+    v = check(sar, "Take off and land but do not, under any circumstances, search x 0 to 5, y 0 "
+              "to 5.", SEARCH_ONLY)
+    assert codes(v) == [(1, "negated_step")]
+
+
 def test_a_prohibition_over_a_list_of_actions_reaches_each(sar: Crew) -> None:
     p = plan("dispatch_only", ("tb3", "navigate_to", {"goal": {"x": 2, "y": 3}}))
     assert codes(check(sar, "Do not take off, search or send the rover to x 2, y 3.", p)) == [
@@ -842,3 +850,13 @@ def test_the_exception_to_a_whole_that_stays_acts(sar: Crew, request_: str, said
     assert found(check(sar, request_, plan("search_and_dispatch", *SEARCH, DISPATCH))) == [
         (2, "excluded_robot", f"the request rules out tb3: {said!r}")]
     assert found(check(sar, request_, plan("search_only", *SEARCH, LAND))) == []
+
+
+def test_stop_before_a_gerund_rules_the_action_out(sar: Crew) -> None:
+    """"Stop searching" rules the search out; its "stop" is not the rover's stop (which the
+    request used to owe)."""
+    assert found(check(sar, "Take off and land. Stop searching x 0 to 5, y 0 to 5.",
+                       SEARCH_ONLY)) == [
+        (1, "negated_step", "the request rules out iris.search_target here: 'stop searching'")]
+    assert found(check(sar, "Stop the rover and land the drone.",
+                       plan("abort", LAND, ("tb3", "stop", {})))) == []

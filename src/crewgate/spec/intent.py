@@ -48,6 +48,7 @@ CONTEXT = (("from",), ("i", "m", "at"), ("i", "am", "at"), ("we", "re", "at"),
            ("s", "on"), ("sits", "on"), ("lies", "on"), ("located", "at"), ("currently", "at"),
            ("still", "at"))
 TOLERANCE = 1e-3
+CEASE = frozenset({"stop", "stopping", "quit", "cease"})  # before a gerund: "stop searching"
 
 
 def _phrases(text: str) -> tuple[str, ...]:
@@ -480,7 +481,9 @@ class Intent(IntentChecks, Rule):
         self.robots = _freeze(robots)
         self.skills = _freeze(skills)
         self.gerunds = _freeze({k: v for k, v in gerunds.items() if k not in skills})
-        self._verbs = frozenset(phrase[0] for phrase in self.skills)  # what an action begins with
+        # what an action begins with, as a verb or a gerund ("send", "sending")
+        self._verbs = frozenset(phrase[0] for table in (self.skills, self.gerunds)
+                                for phrase in table)
         self._takes = {slot: frozenset(
             name for name, robot in crew.robots.items() for skill in robot.skills.values()
             if skill.visible and any(k.slot == slot for k in skill.params.values()))
@@ -626,9 +629,17 @@ class Intent(IntentChecks, Rule):
         if start and brief.retracted is None:
             self._taken_back(reading, start, places + objects, brief)
         negated_actions: list[Mention] = []
+        # a gerund after a word that ceases ("stop searching") is ruled out, and that word is
+        # no action of its own (not the rover's stop)
+        gerunds = [m for m in reading.actions(self.gerunds, places + objects) if m.start >= start]
+        ceased = {m.start - 1 for m in gerunds
+                  if m.negated is None and m.start and reading.words[m.start - 1] in CEASE}
+        negated_actions += [m if m.negated is not None else m._replace(
+            negated=reading.said(m.start - 1, m.end)) for m in gerunds
+            if m.negated is not None or m.start - 1 in ceased]
         agent_starts = [a.start for a in agents]  # (in order)
         for m in reading.actions(self.skills, places + objects):
-            if m.start < start:
+            if m.start < start or m.start in ceased:
                 continue
             if m.negated is not None:
                 negated_actions.append(m)
@@ -644,8 +655,6 @@ class Intent(IntentChecks, Rule):
             brief.actions.append(m)
             if m.exclusive:
                 brief.only_actions |= mine
-        negated_actions += [m for m in reading.actions(self.gerunds, places + objects)
-                            if m.start >= start and m.negated is not None]
         for found, kept in ((places, brief.places), (objects, brief.objects)):
             for m in found:
                 if m.negated is not None:

@@ -401,7 +401,7 @@ class Reading:
                    and self.words[stop] not in CONTRAST
                    and not ("," in self.seps[stop - 1]
                             and (self.words[stop] in CLAUSE_JOINS or not opens
-                                 or self._turns_to(stop)))
+                                 or self._turns_to(end, stop)))
                    and not (narrow and self.words[stop] in CLAUSE_JOINS
                             and not self._value_goes_on(stop - 1, stop + 1))):
                 stop += 1
@@ -412,11 +412,15 @@ class Reading:
             out = sorted([*out, *dropped], key=attrgetter("at"))
         return out
 
-    def _turns_to(self, word: int) -> bool:
-        """Whether, past a comma, word ``word`` turns to an action asked ("do not send the
-        drone, drive the rover"): a verb of ``verbs`` (after "just", "please" or "then" at
-        most), with no "or" nor "nor" after it in its clause, within ``WINDOW`` words."""
+    def _turns_to(self, cue_end: int, word: int) -> bool:
+        """Whether, past a comma, word ``word`` turns from what the prohibition (its cue ends at
+        ``cue_end``) forbids to an action asked ("do not send the drone, drive the rover"): the
+        prohibition has a verb of ``verbs`` already ("do not, under any circumstances, search"
+        forbids the search), and this is one too (after "just", "please" or "then" at most),
+        with no "or" nor "nor" after it in its clause, within ``WINDOW`` words."""
         words = self.words
+        if self.verbs.isdisjoint(words[cue_end:word]):
+            return False
         while word < len(words) - 1 and words[word] in _LEADING:
             word += 1
         if words[word] not in self.verbs:
