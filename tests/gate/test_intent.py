@@ -816,6 +816,12 @@ def _climb(altitude: float) -> dict[str, Any]:
     ("4000 mm", 4, []),
     ("5 yards", 5, [(0, "substituted_value", "the request states '5 yards' for iris.takeoff "
                      "altitude; the plan gives 5")]),
+    # a half, in words or after digits: the default used to be accepted
+    ("one and a half metres", 3, [(0, "substituted_value", "the request states 'one and a half "
+                                   "metres' for iris.takeoff altitude; the plan gives 3")]),
+    ("2 and a half m", 2.5, []),
+    ("half a metre", 3, [(None, "out_of_range", "the request states 'half a metre' (for "
+                          "iris.takeoff altitude), outside what it takes: [1, 10]")]),
 ])
 def test_a_quantity_in_another_unit_is_held_in_the_parameters(
         sar: Crew, stated: str, altitude: float,

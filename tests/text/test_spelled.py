@@ -3,6 +3,7 @@ speller written here; words that spell none read as none."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -52,3 +53,11 @@ def test_words_that_spell_no_number_read_as_none() -> None:
     for text in ("metres", "hundred", "point five", "and", "the one", ""):
         assert spelled(words(text), 0) is None, text
     assert spelled(words("ninety twenty"), 0) == (90.0, 1)  # one number, then the next
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("one and a half", (1.5, 4)), ("twenty and a half", (20.5, 4)), ("half a", (0.5, 2)),
+    ("half an", (0.5, 2)), ("half", None), ("one and a", (1.0, 1)),
+])
+def test_halves(text: str, expected: tuple[float, int] | None) -> None:
+    assert spelled(text.split(), 0) == expected

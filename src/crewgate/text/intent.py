@@ -21,7 +21,7 @@ from operator import attrgetter, contains, eq, itemgetter, sub
 from typing import Any, Generic, NamedTuple, TypeVar, overload
 
 from crewgate.text.spelled import FIRST as SPELLED_FIRST
-from crewgate.text.spelled import with_unit
+from crewgate.text.spelled import and_a_half, with_unit
 from crewgate.text.units import METRES, UNITS, in_unit
 from crewgate.text.words import word_stream
 from crewgate.values import tuple_of
@@ -768,7 +768,8 @@ class Reading:
         if word.isdigit():
             if i + 1 < len(self.words) and self.seps[i] == "." and self.words[i + 1].isdigit():
                 return float(f"{word}.{self.words[i + 1]}"), None, i + 2
-            return float(word), None, i + 1
+            value, end = and_a_half(self.words, float(word), i + 1)  # "2 and a half m"
+            return value, None, end
         glued = _GLUED.match(word)
         if glued and glued[2] in UNITS:
             return float(glued[1]), glued[2], i + 1

@@ -24,9 +24,10 @@ TENS: dict[str, int] = {
     "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
     "eighty": 80, "ninety": 90,
 }
-FIRST = frozenset(ONES) | frozenset(TENS)  # the words a spelled number begins with
+FIRST = frozenset(ONES) | frozenset(TENS) | {"half"}  # the words a spelled number begins with
 DECIMALS = 4  # digits read after "point", at most
-# "nine hundred and ninety nine point d d d d"
+AND_A_HALF = ("and", "a", "half")  # "one and a half", "2 and a half"
+# "nine hundred and ninety nine point d d d d", or "... and a half"
 LONGEST = 6 + 1 + DECIMALS
 
 
@@ -47,7 +48,9 @@ def _below_hundred(words: Sequence[str], i: int) -> tuple[int, int] | None:
 
 def spelled(words: Sequence[str], i: int) -> tuple[float, int] | None:
     """The number spelled from ``words[i]`` and the index past its last word, or None when no
-    number begins there."""
+    number begins there ("half a" is 0.5: "half a metre")."""
+    if i < len(words) and words[i] == "half":
+        return (0.5, i + 2) if tuple(words[i + 1:i + 2]) in (("a",), ("an",)) else None
     first = _below_hundred(words, i)
     if first is None:
         return None
@@ -65,7 +68,15 @@ def spelled(words: Sequence[str], i: int) -> tuple[float, int] | None:
             digits += str(ONES[words[k]])
             k += 1
         return float(f"{value}.{digits}"), k
-    return float(value), end
+    return and_a_half(words, float(value), end)
+
+
+def and_a_half(words: Sequence[str], value: float, end: int) -> tuple[float, int]:
+    """A whole number read up to ``end``, and a half more where "and a half" follows it ("one
+    and a half", "2 and a half metres")."""
+    if tuple(words[end:end + 3]) == AND_A_HALF:
+        return value + 0.5, end + 3
+    return value, end
 
 
 def with_unit(words: Sequence[str], i: int) -> tuple[float, str, int] | None:
@@ -79,4 +90,5 @@ def with_unit(words: Sequence[str], i: int) -> tuple[float, str, int] | None:
     return value, words[end], end + 1
 
 
-__all__ = ["FIRST", "LONGEST", "ONES", "TENS", "spelled", "with_unit"]
+__all__ = ["AND_A_HALF", "FIRST", "LONGEST", "ONES", "TENS", "and_a_half", "spelled",
+           "with_unit"]
