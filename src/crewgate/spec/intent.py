@@ -592,10 +592,11 @@ class Intent(IntentChecks, Rule):
     def read(self, text: str) -> Brief:
         reading = Reading(text, self._verbs)
         brief = Brief(text, universal=reading.universal)
-        start = 0
+        start, rest = 0, text  # where what is asked begins, and the text from there
         if reading.retraction is not None:
             cue, start = reading.retraction
-            if reading.nothing_moves is not None or not self._asks_anything(reading, start):
+            rest = reading.span_text(start, len(reading.words))
+            if reading.nothing_moves is not None or not self._asks_anything(reading, start, rest):
                 brief.retracted = cue
         known: list[int] | None = None  # where actions, places and objects are named
         agents: list[Mention] = []  # robots named, in order: who does the verbs after them
@@ -627,7 +628,7 @@ class Intent(IntentChecks, Rule):
         places, objects = ([m for m in reading.mentions(table, left=True) if m.start >= start]
                            for table in (self.places, self.objects))
         if start and brief.retracted is None:
-            self._taken_back(reading, start, places + objects, brief)
+            self._taken_back(reading, start, rest, places + objects, brief)
         negated_actions: list[Mention] = []
         # a gerund after a word that ceases ("stop searching") is ruled out, and that word is
         # no action of its own (not the rover's stop)
@@ -678,8 +679,7 @@ class Intent(IntentChecks, Rule):
         brief.unclear = self._unclear(reading, start, set(valued))
         if brief.retracted is None:
             # (what a cue took back is not owed: "x 2, y 3. no wait, x 4, y 3" owes (4, 3))
-            self._geometry(reading.span_text(start, len(reading.words)) if start else text,
-                           reading, brief)
+            self._geometry(rest, reading, brief)
         brief.gives = self._given(brief, RequestFacts.read(text))
         return brief
 
@@ -727,7 +727,7 @@ class Intent(IntentChecks, Rule):
                     brief.excluded.setdefault(robot, reading.said(whole, end))
         return kept
 
-    def _taken_back(self, reading: Reading, start: int, after: list[Mention],
+    def _taken_back(self, reading: Reading, start: int, rest: str, after: list[Mention],
                     brief: Brief) -> None:
         """What the request named before a cue that takes it back, and not again after it
         ("walk the dog to room_a, no wait, room_b": room_a; the points and zones before it), is
@@ -739,7 +739,7 @@ class Intent(IntentChecks, Rule):
                               if m.start < start and not m.referents <= again]
         before = RequestFacts.read(reading.span_text(0, start))
         if before.points or before.zones:
-            stated = RequestFacts.read(reading.span_text(start, len(reading.words)))
+            stated = RequestFacts.read(rest)
             said = reading.said(max(0, start - WINDOW), start)  # the values, then the cue
             brief.negated_points += [(p, said) for p in before.points if p not in stated.points]
             brief.negated_zones += [(z, said) for z in before.zones if z not in stated.zones]
@@ -754,16 +754,8 @@ class Intent(IntentChecks, Rule):
         else, is that robot's ("do not send the drone, drive the rover ...": the drone is ruled
         out, not sending); one negated "else" rules out what the request does not state, as
         request containment does ("drive to x 2, y 3 and do not go anywhere else")."""
-        things: dict[int, list[Mention]] = {}  # a scope's cue -> the things it negates
-        for m in brief.negated:
-            scope = reading.negating(m.start)
-            if scope is not None:
-                things.setdefault(scope.at, []).append(m)
-        whom: dict[int, list[int]] = {}  # a scope's cue -> where the robots it negates stand
-        for m in robots:
-            scope = reading.negating(m.start)
-            if scope is not None:
-                whom.setdefault(scope.at, []).append(m.start)
+        things = _by_scope(reading, brief.negated)  # a scope's cue -> the things it negates
+        whom = _by_scope(reading, robots)  # ... -> the robots it negates
         words, seps = reading.words, reading.seps
         for mentions, is_robot in ((actions, False), (robots, True)):
             for m in mentions:
@@ -789,7 +781,7 @@ class Intent(IntentChecks, Rule):
                 elif named or values:
                     brief.negated_with.append((m, named))
                 elif scope is None or not (
-                        any(m.end <= r < reach for r in whom.get(scope.at, ()))
+                        any(m.end <= r.start < reach for r in whom.get(scope.at, ()))
                         or "else" in words[m.end:reach]):
                     brief.negated.append(m)
 
@@ -835,13 +827,14 @@ class Intent(IntentChecks, Rule):
         return sorted(m.start for table in (self.skills, self.places, self.objects)
                       for m in reading.mentions(table, left=table is not self.skills))
 
-    def _asks_anything(self, reading: Reading, start: int) -> bool:
-        """Whether the request asks anything after word ``start``: an action, place or object
-        not negated, or a value ("no wait, x 4, y 3", "no wait, 5 m")."""
+    def _asks_anything(self, reading: Reading, start: int, rest: str) -> bool:
+        """Whether the request asks anything after word ``start`` (``rest``: its text from
+        there): an action, place or object not negated, or a value ("no wait, x 4, y 3", "no
+        wait, 5 m")."""
         return any(m.start >= start and m.negated is None for table in (
             self.skills, self.places, self.objects)
             for m in reading.mentions(table, left=table is not self.skills)) or bool(
-            RequestFacts.read(reading.span_text(start, len(reading.words))).numbers)
+            RequestFacts.read(rest).numbers)
 
     def _context(self, reading: Reading, start: int) -> bool:
         before = reading.words[max(0, start - 4):start]
@@ -889,6 +882,16 @@ class Intent(IntentChecks, Rule):
                     reading.nothing_moves is None):
                 return f"{scope.cue} {reading.said(scope.start, scope.end)}".strip()
         return None
+
+
+def _by_scope(reading: Reading, mentions: Iterable[Mention]) -> dict[int, list[Mention]]:
+    """The mentions a negation's scope covers, by where the scope's cue begins."""
+    found: dict[int, list[Mention]] = {}
+    for m in mentions:
+        scope = reading.negating(m.start)
+        if scope is not None:
+            found.setdefault(scope.at, []).append(m)
+    return found
 
 
 def _same(value: object, stated: tuple[float, ...]) -> bool:

@@ -163,6 +163,7 @@ KEPT = frozenset({"ground", "grounded", "parked", "docked", "here", "home", "out
                   "alone", "idle", "put", "back", "where", "off", "be"})
 _LEADING = frozenset({"just", "please", "then", "instead", "now", "simply"})  # before a verb
 _STAY_PUT = KEPT - {"out", "off"}  # after "stay": where it stays ("stay put"), not "stay out of"
+_WAIT_PLACES = frozenset({"here", "there", "behind"})  # after "wait": where it waits
 # after "stay": a place kept away from ("stay out of room_a"), unless what is kept away from is
 # the matter itself ("stay out of it", "out of this", "out of the way")
 _KEEPING_AWAY = frozenset({("out", "of"), ("away", "from"), ("clear", "of")})
@@ -388,7 +389,7 @@ class Reading:
         for start, end in self.find(NEGATIONS):
             if self._in_taking_back(start):
                 continue  # "actually no" takes back; it does not negate what follows
-            if any(w in CONDITIONAL for w in self.words[max(0, start - 4):start]):
+            if self._conditioned(start):
                 continue  # "if you don't find them": a condition, not a prohibition
             cue = self.words[start:end]
             opens = cue in PROHIBITIONS and self._opens(start)
@@ -450,9 +451,14 @@ class Reading:
             if at - first == _SUBJECT_REACH:
                 return None  # too far back to tell where the subject begins
             first -= 1
-        if first == at or not CONDITIONAL.isdisjoint(words[max(0, first - 4):first]):
+        if first == at or self._conditioned(first):
             return None
         return Scope(self.said(at, end), first, first, at, False, end)
+
+    def _conditioned(self, word: int) -> bool:
+        """Whether a word of a condition stands in the four words before word ``word`` ("if
+        you don't find them", "if landing is not needed"): what follows is no prohibition."""
+        return not CONDITIONAL.isdisjoint(self.words[max(0, word - 4):word])
 
     def _value_goes_on(self, before: int, after: int) -> bool:
         """Whether a value that a number at word ``before`` ends goes on at word ``after``, past
@@ -478,10 +484,9 @@ class Reading:
             for k in range(scope.start, min(len(words), scope.start + WINDOW)):
                 if self.clause_of[k] != clause:
                     break
-                cue = next((c for c in _STAYS_AFTER.get(words[k], ())
-                            if words[k:k + len(c)] == c), None)
-                if cue is not None:
-                    out.append((scope, whole, k + len(cue)))
+                cue_end = next(self._stay_cues_at(k), None)
+                if cue_end is not None:
+                    out.append((scope, whole, cue_end))
                     break
         return out
 
@@ -632,9 +637,9 @@ class Reading:
         if before >= 0 and words[before] in CONDITIONAL and words[before] != "in":
             return None  # "once the drone is down", "if the rover is busy": a condition
         if end < len(words):
-            for cue in _STAYS_AFTER.get(words[end], ()):
-                if words[end:end + len(cue)] == cue and self._stays_here(start, end + len(cue)):
-                    return self.said(start, end + len(cue))
+            for cue_end in self._stay_cues_at(end):
+                if self._stays_here(start, cue_end):
+                    return self.said(start, cue_end)
             if self._waits(end):
                 return self.said(start, end + 1)
             if words[end] in _FIRST_MODALS:
@@ -662,12 +667,7 @@ class Reading:
         """Whether word ``k`` is a wait that keeps its subject where it is: "the rover waits.",
         "the rover should wait here"; not "waits for the fix, then drives" (a wait before an
         action)."""
-        words = self.words
-        if words[k] not in ("wait", "waits"):
-            return False
-        after = k + 1
-        return after == len(words) or self.clause_of[after] != self.clause_of[k] or (
-            words[after] in ("here", "there", "behind"))
+        return self.words[k] in ("wait", "waits") and self._ends_or(k + 1, _WAIT_PLACES)
 
     def _stays_here(self, start: int, end: int) -> bool:
         """Whether a stay cue that ends at word ``end`` says it of the mention at ``start``: in
@@ -675,12 +675,24 @@ class Reading:
         ``_STAY_PUT`` follows ("Rover: stay.", "Rover: stay put"; not "Walk the dog; stay away
         from the charger", nor "stay out of the charger", which keep away from a place); never
         where it keeps away from a place ("rover, stay out of room_a and go to ...")."""
-        clause, words = self.clause_of, self.words
+        words = self.words
         if words[end:end + 2] in _KEEPING_AWAY and words[end + 2:end + 3] not in _INVOLVEMENT \
                 and words[end + 2:end + 4] != ("the", "way"):
             return False  # "rover, stay out of room_a": a place kept away from, not a stay
-        return clause[end - 1] == clause[start] or end == len(words) or (
-            clause[end] != clause[end - 1] or words[end] in _STAY_PUT)
+        return self.clause_of[end - 1] == self.clause_of[start] or self._ends_or(end, _STAY_PUT)
+
+    def _ends_or(self, end: int, where: frozenset[str]) -> bool:
+        """Whether the words before ``end`` end their clause (or the request), or a word of
+        ``where`` follows them ("stay.", "stay put", "wait here")."""
+        return end == len(self.words) or self.clause_of[end] != self.clause_of[end - 1] or (
+            self.words[end] in where)
+
+    def _stay_cues_at(self, k: int) -> Iterator[int]:
+        """Where each stay cue that begins at word ``k`` ends, in STAYS's order."""
+        words = self.words
+        for cue in _STAYS_AFTER.get(words[k], ()):
+            if words[k:k + len(cue)] == cue:
+                yield k + len(cue)
 
     def _after_modals(self, start: int, end: int) -> tuple[str, int] | None:
         """What follows modals after a mention, in its clause and before any comma, at most
@@ -696,9 +708,9 @@ class Reading:
                     word == "t" and k > end and words[k - 1] in NEGATED_MODALS):
                 return "not", k
             if k > end:
-                for cue in _STAYS_AFTER.get(word, ()):
-                    if words[k:k + len(cue)] == cue:
-                        return "stays", k + len(cue)
+                cue_end = next(self._stay_cues_at(k), None)
+                if cue_end is not None:
+                    return "stays", cue_end
                 if self._waits(k):
                     return "stays", k + 1
             if word not in MODALS and word not in NEGATED_MODALS:

@@ -34,7 +34,7 @@ def in_unit(value: float, name: str) -> tuple[float, str]:
     """A value written with the unit ``name`` (a key of UNITS), in the reader's unit:
     (10, "feet") -> (3.048, "m")."""
     unit, scale = _TABLE[name]
-    return (value * scale if scale != 1.0 else value), unit
+    return value * scale, unit
 
 
 def unit_key(unit: str | None) -> str | None:
