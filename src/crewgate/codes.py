@@ -103,6 +103,10 @@ class Code(StrEnum):
     RETRACTED_REQUEST = ("retracted_request", Family.REQUEST,
                          "the request takes back what it asked (\"never mind\", \"don't move "
                          "anything\"): nothing may move")
+    NOTHING_ASKED = ("nothing_asked", Family.REQUEST,
+                     "the request asks nothing to move now: it asks a question (\"how long "
+                     "would ...?\"), supposes (\"what if ...\"), tells what happened, asks "
+                     "for later (\"tomorrow\") or for a plan only (\"don't execute it\")")
     UNCLEAR_NEGATION = ("unclear_negation", Family.REQUEST,
                         "the request rules something out, and the gate cannot tell what")
     # state: the world now

@@ -12,7 +12,8 @@ Each problem of a verdict falls in one class:
 - ``robot`` — a robot the crew does not have, another than the request names, or one it rules
   out (``substituted_robot``, ``excluded_robot``);
 - ``action`` — a step the request does not ask for, says not to do, or one it asks for left
-  out (``unrequested_step``, ``negated_step``, ``dropped_request``, ``retracted_request``);
+  out (``unrequested_step``, ``negated_step``, ``dropped_request``, ``retracted_request``,
+  ``nothing_asked``);
 - ``workflow`` — a workflow the crew does not declare, or a step outside the chosen one;
 - ``invented skill`` — a skill the robot does not have;
 - ``other`` — everything else (the contract's structure, the world's state, an unreadable plan).
@@ -39,7 +40,8 @@ _BY_CODE: dict[Code, str] = {
     Code.UNKNOWN_SKILL: "invented skill", Code.UNKNOWN_WORKFLOW: "workflow",
     Code.BAD_ASSIGNMENT: "workflow", Code.UNREQUESTED_STEP: "action",
     Code.NEGATED_STEP: "action", Code.DROPPED_REQUEST: "action",
-    Code.RETRACTED_REQUEST: "action", Code.OUT_OF_RANGE: "point/number",
+    Code.RETRACTED_REQUEST: "action", Code.NOTHING_ASKED: "action",
+    Code.OUT_OF_RANGE: "point/number",
 }
 _BY_KIND = {"location": "location", "object": "object", "zone": "zone", "point": "point/number",
             "number": "point/number", "integer": "point/number", "binding": "point/number"}

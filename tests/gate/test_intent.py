@@ -109,6 +109,96 @@ def test_a_retraction_refuses_every_step_at_dispatch_too(g1_go2: Crew) -> None:
          "g1.grab_from_table may not run")]
 
 
+GO_23 = plan("dispatch_only", ("tb3", "navigate_to", {"goal": [2.0, 3.0]}))
+_NOTHING = "and asks nothing to move now: no step may run"
+
+
+@pytest.mark.parametrize(("request_", "says"), [
+    ("How long would it take the rover to drive to x 2, y 3?",
+     "asks a question ('how long would it take the rover to ...')"),
+    ("Is the rover able to drive to x 2, y 3?",
+     "asks a question ('is the rover able to drive to x ...')"),
+    ("Would the rover be able to reach x 2, y 3?",
+     "asks a question ('would the rover be able to reach x ...')"),
+    ("Did the rover reach x 2, y 3?", "asks a question ('did the rover reach x 2, y 3?')"),
+    ("Can you tell me whether the rover can reach x 2, y 3?",
+     "asks to be told ('can you tell me whether the rover can ...')"),
+    ("What if the rover drove to x 2, y 3?", "supposes ('what if the rover drove to x 2 ...')"),
+    ("The rover drove to x 2, y 3 yesterday.", "tells what happened ('yesterday')"),
+    ("Tomorrow, drive the rover to x 2, y 3.", "asks for it later ('tomorrow')"),
+    ("Wait for my go, then drive the rover to x 2, y 3.",
+     "asks for it later ('wait for my go')"),
+    ("Plan a drive of the rover to x 2, y 3 but don't execute it.",
+     "asks for a plan only (\"don't execute\")"),
+    # a question first, then one that names nothing: still nothing asked
+    ("Thanks! How far is x 2, y 3 from the rover?",
+     "asks a question ('how far is x 2, y 3 from ...')"),
+])
+def test_a_request_that_asks_nothing_now_moves_nothing(sar: Crew, request_: str,
+                                                       says: str) -> None:
+    assert found(check(sar, request_, GO_23)) == [
+        (None, "nothing_asked", f"the request {says} {_NOTHING}")]
+
+
+@pytest.mark.parametrize("request_", [
+    "Could you drive the rover to x 2, y 3?",
+    "Can the rover drive to x 2, y 3?",
+    "Would you mind sending the rover to x 2, y 3?",
+    "Why don't you send the rover to x 2, y 3?",
+    "Send the rover to x 2, y 3, will you?",
+    "Rover, can you go to x 2, y 3?",
+    "Is the rover free? Send it to x 2, y 3.",
+    "How far is it? Anyway, drive the rover to x 2, y 3.",
+    "The rover was stuck yesterday; drive it to x 2, y 3.",
+    "Send the rover to x 2, y 3 now, not tomorrow.",
+    "When the path is clear, drive the rover to x 2, y 3.",
+])
+def test_a_polite_request_or_one_beside_a_question_asks(sar: Crew, request_: str) -> None:
+    """Questions that are requests ask; a question beside a request takes nothing from it.
+    ("Why don't you send ..." is no prohibition either.)"""
+    assert found(check(sar, request_, GO_23)) == []
+
+
+@pytest.mark.parametrize(("request_", "later"), [
+    ("Search x 0 to 5, y 0 to 5 with the drone and land. Send the rover tomorrow.",
+     "asks for it later ('tomorrow')"),
+    ("Is the rover free? Search x 0 to 5, y 0 to 5 with the drone and land.",
+     "asks a question ('is the rover free?')"),
+])
+def test_what_a_part_that_asks_nothing_names_is_not_asked(sar: Crew, request_: str,
+                                                          later: str) -> None:
+    """The search is asked; the rover is named only where nothing is asked now."""
+    p = plan("search_and_dispatch", *SEARCH, DISPATCH, LAND)
+    assert found(check(sar, request_, p)) == [
+        (2, "unrequested_step", "nothing in the request asks for tb3.navigate_to now: it names "
+         f"tb3 or this action only where it {later}")]
+    assert check(sar, request_, plan("search_only", *SEARCH, LAND)).accepted
+
+
+def test_a_value_named_only_in_a_question_is_not_stated(sar: Crew, g1_go2: Crew) -> None:
+    request = "How far is x 5, y 5? Drive the rover to x 2, y 3."
+    assert check(sar, request, GO_23).accepted
+    to_55 = plan("dispatch_only", ("tb3", "navigate_to", {"goal": [5.0, 5.0]}))
+    assert found(check(sar, request, to_55)) == [
+        (0, "substituted_value", "tb3.navigate_to: goal (5, 5) is not what the request states")]
+    request = "How far is room_b? Walk the dog to room_a."
+    assert check(g1_go2, request, walk("room_a")).accepted  # room_b is owed by no step
+    assert found(check(g1_go2, request, walk("room_b"))) == [
+        (0, "substituted_value",
+         "go2.navigate_to_location: location 'room_b' is not what the request states")]
+
+
+def test_a_request_that_asks_nothing_refuses_every_step_at_dispatch_too(sar: Crew) -> None:
+    request = "What if the rover drove to x 2, y 3?"
+    p = parse_plan(GO_23)
+    assert isinstance(p, Plan)
+    mission = MissionGate(Gate(sar), "m", request, p)
+    verdict = mission.authorize(0, p.steps[0], sim_world(sar)).verdict
+    assert [(c.code.value, c.detail) for c in verdict.problems] == [
+        ("nothing_asked", "the request supposes ('what if the rover drove to x 2 ...') and "
+         "asks nothing to move now: tb3.navigate_to may not run")]
+
+
 def test_air_assets_only_keeps_the_rover_out(sar: Crew) -> None:
     v = check(sar, "Air assets only - do not send the rover. Search x 0 to 5, y 0 to 5.",
               plan("search_and_dispatch", *SEARCH, DISPATCH))

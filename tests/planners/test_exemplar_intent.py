@@ -84,8 +84,17 @@ def test_what_moves_is_what_was_asked(planners: dict[str, ExemplarPlanner], crew
      ["unknown_workflow", "out_of_range", "dropped_request"],
      "the request states '25 metres' (for iris.takeoff altitude, iris.search_target altitude), "
      "outside what it takes: [1, 10]"),
+    # the planner's answer has no step, as it should; the refusal names why (no plan is asked
+    # for again: none could do otherwise)
     ("g1_go2", "Bring the red cube to room_a. Actually no, never mind, don't move anything.",
-     ["unknown_workflow"], "the request takes back what it asked (\"don't move anything\")"),
+     ["unknown_workflow", "retracted_request"],
+     "the request takes back what it asked (\"don't move anything\")"),
+    ("sar", "How long would it take the rover to drive to x 2, y 3?",
+     ["unknown_workflow", "nothing_asked"],
+     "the request asks a question ('how long would it take the rover to ...') and asks nothing "
+     "to move now: nothing to plan"),
+    ("g1_go2", "Walk the dog to room_b on my mark.", ["unknown_workflow", "nothing_asked"],
+     "the request asks for it later ('on my mark') and asks nothing to move now"),
     ("g1_go2", "Carry the bottle to table_b and then come back home.",
      ["unknown_workflow", "dropped_request"],
      "the request names 'home' (start) as a destination; no step goes there (the workflow "
@@ -98,6 +107,8 @@ def test_what_no_plan_can_do_faithfully_is_refused_with_its_reason(
     assert (result.status, result.codes) == ("refused", codes)
     assert reason in result.reason
     assert moved(result) == []
+    asked_again = "retracted_request" not in codes and "nothing_asked" not in codes
+    assert len(result.attempts) == (2 if asked_again else 1)
 
 
 @pytest.mark.parametrize("crew", CREWS)

@@ -49,6 +49,11 @@ PADDING = {
     # subjects dropped by what follows them, and actions passed over (each a scope of its own)
     "dropped and passed over": lambda: _repeat(
         "searching x 1 to 2, y 3 is not needed, skip landing; "),
+    # questions, suppositions and polite requests (each sentence read by its first words), and
+    # one sentence of what happened and what is for later (each sentence looked at once)
+    "questions": lambda: _repeat("is the rover able to? what if, rover, can you tell me "),
+    "what happened and for later": lambda: _repeat(
+        "the rover drove there yesterday and send it tomorrow "),
     "typographic marks": lambda: _repeat("x \u20131\uff0c y \u22122 \u200bdon\u2019t ro\u00adver "),
 }
 

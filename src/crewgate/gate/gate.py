@@ -295,17 +295,22 @@ class Gate:
         wf = self.crew.workflows.get(workflow) if workflow is not None else None
         progress = rule = None
         rules = Findings(index)
+        brief = None
         if mode is not Mode.FALLBACK and facts is not None:
+            # what the request states where it asks (a value named only in a question, "how
+            # far is x 5, y 5?", is none a step may take)
+            brief = self.intent.brief(facts.text)
+            stated = brief.asked_facts or facts
             if skill is not None and typed is not None:
                 for pname, param in self._stated[id(skill)]:
                     if pname in given:  # a default is no substitution
-                        param.check_stated(pname, typed[pname], facts, self.ctx, f, ref)
+                        param.check_stated(pname, typed[pname], stated, self.ctx, f, ref)
             if wf is not None and workflow is not None:
                 progress = wf
                 rule = wf.steps.get(ref)  # what Workflow.check returns
                 if rule is not None and skill is not None and typed is not None:
                     for pname, arg in rule.args.items():
-                        arg.check(ref, workflow, pname, skill, typed, given, facts, self.ctx,
+                        arg.check(ref, workflow, pname, skill, typed, given, stated, self.ctx,
                                   rules)
         requested: tuple[Problem, ...] = ()
         if held is not None and mode is Mode.DISPATCH and index < len(held.steps):
@@ -316,8 +321,8 @@ class Gate:
         if mode is Mode.PLAN:  # its verdict comes when the plan is settled (settle_plan)
             planned = self.intent.planned(workflow, step.robot, step.skill, step.args,
                                           (typed, given), skill, rule)
-            direct = facts is not None and self.intent.direct(
-                self.intent.brief(facts.text), planned, facts)
+            direct = brief is not None and facts is not None and self.intent.direct(
+                brief, planned, facts)
             return tuple_of(Settled, (skill, typed, given, wf, progress, before, ruled,
                                       requested, None, planned, direct))
         return tuple_of(Settled, (skill, typed, given, wf, progress, before, ruled, requested,

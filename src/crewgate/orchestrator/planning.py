@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from crewgate.codes import Code
 from crewgate.errors import PlannerError
 from crewgate.gate.verdict import PlanVerdict
 from crewgate.journal import EventKind
@@ -43,7 +44,7 @@ def plan_mission(mission: Mission, planner: Planner) -> Plan | None:
         _record(mission, attempt, out, plan, verdict)
         if verdict.accepted or (not cond.enforce and plan is not None):
             return plan
-        if attempt > cond.replans:
+        if attempt > cond.replans or _nothing_asked(verdict):
             _refuse(mission, verdict, out.note)
             return None
         feedback = verdict.feedback()
@@ -51,6 +52,12 @@ def plan_mission(mission: Mission, planner: Planner) -> Plan | None:
         ask = PlanningRequest(mission.request, mission.crew, context, schema, cond.name,
                               attempt + 1, tuple(feedback), out.raw, mission.options.scenario)
     raise AssertionError("unreachable: the last attempt returns")  # pragma: no cover
+
+
+def _nothing_asked(verdict: PlanVerdict) -> bool:
+    """The request takes back what it asked or asks nothing now: no plan can do otherwise than
+    move nothing, so none is asked for again."""
+    return any(p.code in (Code.RETRACTED_REQUEST, Code.NOTHING_ASKED) for p in verdict.problems)
 
 
 def _record(mission: Mission, attempt: int, out: PlannerOutput, plan: Plan | None,

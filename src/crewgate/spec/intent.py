@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
@@ -23,6 +23,7 @@ from crewgate.codes import Code, Findings, Problem
 from crewgate.spec.base import Rule
 from crewgate.text.inflect import gerund
 from crewgate.text.intent import WINDOW, Mention, PhraseTable, Quantity, Reading, Scope
+from crewgate.text.mood import PLAN_KIND, Idle
 from crewgate.text.request import RequestFacts, Zone
 from crewgate.text.units import unit_key
 from crewgate.text.words import clean, words
@@ -105,6 +106,13 @@ class Brief:
     excluded_with: dict[str, tuple[frozenset[str], tuple[tuple[float, ...], ...], str]] = field(
         default_factory=dict)
     retracted: str | None = None  # the cue, when the request takes back everything
+    # what the parts that ask state, when a part asks nothing now (else: the request's facts)
+    asked_facts: RequestFacts | None = None
+    # the parts that ask nothing now, with the robots and actions (refs) each names
+    unasked: list[tuple[Idle, frozenset[str]]] = field(default_factory=list)
+    # the part that says so, when the request asks nothing now (a question, a supposition, what
+    # happened, for later, a plan only: crewgate.text.mood)
+    idle: Idle | None = None
     unclear: str | None = None  # a negation that covers nothing the gate knows
     universal: bool = False
     clause_robots: dict[int, set[str]] = field(default_factory=dict)  # clause -> robots named
@@ -146,6 +154,28 @@ class Held:
     brief: Brief
     steps: tuple[PlannedStep, ...]
     asked: tuple[bool, ...]
+
+
+def _outside(parts: Sequence[Idle], start: int) -> Callable[[int], bool]:
+    """Whether a word is asked: at ``start`` or after, in no part that asks nothing now."""
+    starts = [p.start for p in parts]
+
+    def asked(word: int) -> bool:
+        k = bisect_right(starts, word) - 1
+        return word >= start and (k < 0 or word >= parts[k].end)
+    return asked
+
+
+def _between(parts: Sequence[Idle], start: int, end: int) -> list[tuple[int, int]]:
+    """The words from ``start`` to ``end`` outside the parts, as ranges."""
+    out, at = [], start
+    for p in parts:
+        if p.start > at:
+            out.append((at, p.start))
+        at = max(at, p.end)
+    if at < end:
+        out.append((at, end))
+    return out
 
 
 def _close(a: object, b: float) -> bool:
@@ -197,6 +227,7 @@ class IntentChecks:
             return True
         if brief.universal or step.robot in brief.free:
             return True
+        facts = brief.asked_facts or facts
         return any(self._carries_stated(brief, step, p, v, facts)
                    for p, v in (step.typed or {}).items() if p in step.given)
 
@@ -220,13 +251,15 @@ class IntentChecks:
     def check_plan(self, brief: Brief, steps: Sequence[PlannedStep], f: Findings) -> None:
         """What the plan as a whole owes the request: nothing taken back runs, nothing stated is
         dropped, no negation is left unclear."""
-        if brief.retracted is not None and steps:
+        if brief.retracted is not None:  # (said of a plan with no step too: why it has none)
             f.add(Code.RETRACTED_REQUEST, f"the request takes back what it asked "
                   f"({brief.retracted!r}): no step may run")
-        if brief.unclear is not None:
+        elif brief.idle is not None:
+            f.add(Code.NOTHING_ASKED, f"{brief.idle.says()}: no step may run")
+        if brief.unclear is not None and brief.idle is None:
             f.add(Code.UNCLEAR_NEGATION, f"the request says {brief.unclear!r}, and the gate "
                   "cannot tell which robot, action or place it rules out; name it")
-        if brief.retracted is not None:
+        if brief.retracted is not None or brief.idle is not None:
             return
         for stated in brief.stated:
             if self._beyond(stated):
@@ -345,6 +378,10 @@ class IntentChecks:
                 f.add(Code.RETRACTED_REQUEST, f"the request takes back what it asked "
                       f"({brief.retracted!r}): {step.ref} may not run")
             return
+        if brief.idle is not None:
+            if dispatch:
+                f.add(Code.NOTHING_ASKED, f"{brief.idle.says()}: {step.ref} may not run")
+            return
         mark = len(f.items)
         self._who(brief, step, f)
         self._ruled_out(brief, step, f)
@@ -358,8 +395,12 @@ class IntentChecks:
         if len(f.items) > mark:
             return
         if not asked[index]:
+            part = next((p for p, refs in brief.unasked
+                         if step.robot in refs or step.ref in refs), None)
             f.add(Code.UNREQUESTED_STEP, f"nothing in the request asks for {step.ref}: it names "
-                  f"neither {step.robot} nor this action, and no value it states goes into it")
+                  f"neither {step.robot} nor this action, and no value it states goes into it"
+                  if part is None else f"nothing in the request asks for {step.ref} now: it "
+                  f"names {step.robot} or this action only where it {part.kind} ({part.said!r})")
         elif brief.only_actions and step.ref not in brief.only_actions and not step.required:
             f.add(Code.UNREQUESTED_STEP, f"the request asks only for "
                   f"{_names(brief.only_actions)}; not for {step.ref}")
@@ -444,7 +485,8 @@ class Intent(IntentChecks, Rule):
 
     codes: ClassVar[frozenset[Code]] = frozenset({
         Code.SUBSTITUTED_ROBOT, Code.EXCLUDED_ROBOT, Code.NEGATED_STEP, Code.UNREQUESTED_STEP,
-        Code.DROPPED_REQUEST, Code.RETRACTED_REQUEST, Code.UNCLEAR_NEGATION,
+        Code.DROPPED_REQUEST, Code.RETRACTED_REQUEST, Code.NOTHING_ASKED,
+        Code.UNCLEAR_NEGATION,
         Code.SUBSTITUTED_VALUE, Code.OUT_OF_RANGE})
 
     def __init__(self, crew: Crew) -> None:
@@ -585,6 +627,11 @@ class Intent(IntentChecks, Rule):
             "- Add no step the request does not ask for, beyond what the workflow requires.",
             "- If the request takes back what it asked (\"never mind\", \"cancel that\", \"don't "
             "move anything\"), answer with no steps.",
+            "- If it asks nothing to be done now, answer with no steps: a question (\"how long "
+            "would the rover take to ...?\", \"is the drone able to ...?\"; not a polite request "
+            "such as \"can you ...?\"), a supposition (\"what if ...\"), what happened "
+            "(\"yesterday ...\"), something for later (\"tomorrow\", \"on my mark\") or a plan "
+            "only (\"don't execute it\").",
         ])
 
     # -- reading a request --------------------------------------------------------------------
@@ -598,12 +645,19 @@ class Intent(IntentChecks, Rule):
             rest = reading.span_text(start, len(reading.words))
             if reading.nothing_moves is not None or not self._asks_anything(reading, start, rest):
                 brief.retracted = cue
+        # what is named in a part that asks nothing now ("is the rover free? send the drone",
+        # "search x 0 to 5, y 0 to 5 and land. send the rover tomorrow") is not asked, as
+        # nothing named before a retraction is; a request that asks nothing at all is said so
+        parts = reading.idle if brief.retracted is None else ()
+        if parts:
+            brief.idle = self._idle(reading, start, parts)
+        asked = _outside(parts, start) if parts and brief.idle is None else start.__le__
         known: list[int] | None = None  # where actions, places and objects are named
         agents: list[Mention] = []  # robots named, in order: who does the verbs after them
         # (the last named before a verb in its part of the clause)
         negated_robots: list[Mention] = []  # by a negation's scope: qualified below
         for m in reading.mentions(self.robots, stays=True):
-            if m.start < start:
+            if m.start < start or (m.negated is None and not asked(m.start)):
                 continue
             agents.append(m)
             negated = m.negated
@@ -625,7 +679,8 @@ class Intent(IntentChecks, Rule):
                 brief.only |= m.referents
         if negated_robots and (wholes := reading.all_but()):
             negated_robots = self._all_but(reading, wholes, negated_robots, brief)
-        places, objects = ([m for m in reading.mentions(table, left=True) if m.start >= start]
+        places, objects = ([m for m in reading.mentions(table, left=True) if m.start >= start
+                            and (m.negated is not None or asked(m.start))]
                            for table in (self.places, self.objects))
         if start and brief.retracted is None:
             self._taken_back(reading, start, rest, places + objects, brief)
@@ -640,7 +695,7 @@ class Intent(IntentChecks, Rule):
             if m.negated is not None or m.start - 1 in ceased]
         agent_starts = [a.start for a in agents]  # (in order)
         for m in reading.actions(self.skills, places + objects):
-            if m.start < start or m.start in ceased:
+            if m.start < start or m.start in ceased or (m.negated is None and not asked(m.start)):
                 continue
             if m.negated is not None:
                 negated_actions.append(m)
@@ -672,16 +727,60 @@ class Intent(IntentChecks, Rule):
             starts, actions = by_clause.setdefault(m.clause, ([], []))
             starts.append(m.start)
             actions.append(m)
-        brief.stated = [s for q in reading.quantities if q.start >= start
+        brief.stated = [s for q in reading.quantities if asked(q.start)
                         and (s := self._stated(q, brief, by_clause)) is not None]
         valued = self._negated_values(reading, brief)
         self._qualify(reading, negated_actions, negated_robots, valued, brief)
         brief.unclear = self._unclear(reading, start, set(valued))
+        facts = RequestFacts.read(text)
+        if parts and brief.idle is None:  # the points and zones of the parts that ask
+            brief.unasked = self._unasked(reading, parts)
+            rest = " ".join(reading.span_text(a, b) for a, b in _between(parts, start,
+                                                                          len(reading.words)))
+            facts = brief.asked_facts = RequestFacts.read(rest)
         if brief.retracted is None:
             # (what a cue took back is not owed: "x 2, y 3. no wait, x 4, y 3" owes (4, 3))
             self._geometry(rest, reading, brief)
-        brief.gives = self._given(brief, RequestFacts.read(text))
+        brief.gives = self._given(brief, facts)
         return brief
+
+    def _unasked(self, reading: Reading, parts: Sequence[Idle]
+                 ) -> list[tuple[Idle, frozenset[str]]]:
+        """Each part that asks nothing now, with the robots and actions it names (a step it
+        names is refused saying so)."""
+        starts = [p.start for p in parts]
+        named: list[set[str]] = [set() for _ in parts]
+        for m in (*reading.mentions(self.robots, stays=True), *reading.mentions(self.skills)):
+            k = bisect_right(starts, m.start) - 1
+            if k >= 0 and m.start < parts[k].end:
+                named[k] |= m.referents
+        return [(p, frozenset(n)) for p, n in zip(parts, named, strict=True) if n]
+
+    def _idle(self, reading: Reading, start: int, parts: tuple[Idle, ...]) -> Idle | None:
+        """The part that says the request asks nothing now, when it does (a plan only, or every
+        robot, action, place, object and number it names, after a retraction's cue, lies in
+        its questions, suppositions, what happened and what is for later: "what if the rover
+        drove to x 2, y 3?"; "how far is room_b? walk the dog to room_a" asks the walk); the
+        part where it first names something."""
+        if parts[0].kind == PLAN_KIND:  # (then the only part: the whole request)
+            return parts[0]
+        named = (*reading.mentions(self.robots, stays=True),
+                 *reading.mentions(self.places, left=True),
+                 *reading.mentions(self.objects, left=True), *reading.mentions(self.gerunds),
+                 *reading.mentions(self.skills))
+        words = reading.words
+        named_at = sorted([m.start for m in named if m.start >= start]
+                          + [q.start for q in reading.quantities if q.start >= start]
+                          + [i for i in range(start, len(words)) if words[i][0].isdigit()])
+        starts = [p.start for p in parts]
+        first = None
+        for at in named_at:
+            k = bisect_right(starts, at) - 1
+            if k < 0 or at >= parts[k].end:
+                return None  # named where something may be asked
+            if first is None:
+                first = parts[k]
+        return first if first is not None else parts[0]
 
     def _geometry(self, text: str, reading: Reading, brief: Brief) -> None:
         """The points and zones the request states outside a negated clause (which owes

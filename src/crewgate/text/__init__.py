@@ -8,7 +8,9 @@ names are compared in any script, folded with NFKC and casefold.
 
 Modules: ``tokens`` (the tokenizer), ``words`` (folded words), ``grammar`` and ``shapes`` (the
 token patterns of ranges, zones and points), ``request`` (:class:`RequestFacts`), ``vocabulary``
-(names and aliases), ``phrases`` (noun phrases quoted for slot filling).
+(names and aliases), ``phrases`` (noun phrases quoted for slot filling), ``intent`` (a
+request's negations, stays, retractions and quantities: :class:`Reading`), ``mood`` (the parts
+of a request that ask nothing now), ``units``, ``spelled`` and ``inflect``.
 """
 
 from crewgate.text.request import RequestFacts

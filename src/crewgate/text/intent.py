@@ -20,6 +20,7 @@ from itertools import accumulate, chain, compress, repeat
 from operator import attrgetter, contains, eq, itemgetter, sub
 from typing import Any, Generic, NamedTuple, TypeVar, overload
 
+from crewgate.text.mood import Idle, idle_parts
 from crewgate.text.spelled import FIRST as SPELLED_FIRST
 from crewgate.text.spelled import and_a_half, with_unit
 from crewgate.text.units import METRES, UNITS, in_unit
@@ -391,6 +392,8 @@ class Reading:
                 continue  # "actually no" takes back; it does not negate what follows
             if self._conditioned(start):
                 continue  # "if you don't find them": a condition, not a prohibition
+            if start and self.words[start - 1] == "why":
+                continue  # "why don't you send the rover", "why not ...": a suggestion
             cue = self.words[start:end]
             opens = cue in PROHIBITIONS and self._opens(start)
             narrow = cue in NARROW
@@ -516,6 +519,14 @@ class Reading:
             return None
         start, end = found[-1]
         return self.said(start, end), end
+
+    @_once
+    def idle(self) -> tuple[Idle, ...]:
+        """The parts of the request that ask nothing now: questions, suppositions, what
+        happened, what is asked for later, or the whole request when it asks for a plan only
+        (:mod:`crewgate.text.mood`)."""
+        return idle_parts(self.words, self.seps, self.verbs, self.find, self.said,
+                          self._vocabulary)
 
     @_once
     def nothing_moves(self) -> str | None:

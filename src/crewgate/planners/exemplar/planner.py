@@ -195,6 +195,8 @@ class ExemplarPlanner(Planner):
         if brief.retracted is not None:
             return _no_plan(f"the request takes back what it asked ({brief.retracted!r}): "
                             "nothing to plan")
+        if brief.idle is not None:
+            return _no_plan(f"{brief.idle.says()}: nothing to plan")
         refusals: list[tuple[Candidate, list[Problem]]] = []
         for candidate in candidates:
             if candidate.score < max(self.threshold, best.score - RUNNER_UP):

@@ -1,0 +1,251 @@
+"""Whether a request asks for anything to be done now, sentence by sentence.
+
+A request can name robots, actions and values without asking for any of it. It asks a question
+("how long would it take the rover to drive to x 2, y 3?", "is the drone able to ...?", "did
+the drone search ...?"), asks to be told ("explain how the drone would search ..."), supposes
+("what if the rover drove to ..."), tells what happened ("the rover drove to x 2, y 3
+yesterday"), or asks for later ("tomorrow", "on my mark", "wait for my go", "not now"); or it
+asks for a plan only ("don't execute it", "dry run"), which holds for the whole request.
+
+:func:`idle_parts` reads each sentence's opening words and cues and gives the parts that ask
+nothing now, with the words that say so. It is crew-agnostic: which of the request's robots,
+actions and values lie in those parts is for :mod:`crewgate.spec.intent` to say (a request
+asks nothing only when everything it names lies in them).
+
+What a question that is a polite request looks like is kept: "can you ...", "could the rover
+...", "will you ...", "would you mind ...", "why don't you ...", "how about ...", "shall we
+...", and an imperative with a tag ("send the rover, will you?") ask what they name. "Can"
+and "could" open a request whoever follows ("can the rover drive to x 2, y 3?"); a question
+of ability in other words does not ("is the rover able to ...", "would the rover be able to
+..."). A question needs its mark where its first word can also open a command or a condition
+("do", "have", "will", "should", "when", "where": "do a sweep", "have the rover drive",
+"should the victim be found, send the rover"); the others ("how", "what", "why", "which",
+"who", "is", "are", "did", "does", "has", "was") open a question with or without it.
+
+Reading is linear: sentence ends are found over the distinct separators (in C), each sentence
+is looked at by its first few words, and the cues are found by :meth:`Reading.find`.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Callable, Sequence
+from itertools import compress
+from typing import NamedTuple
+
+SENTENCE_ENDS = frozenset(".!?")  # (a line break is no end: "x 2,\ny 3" is how it was typed)
+# words before a sentence's first word that say nothing of its mood ("ok, so is the rover ...")
+FILLERS = frozenset({"ok", "okay", "so", "hey", "hi", "hello", "well", "now", "and", "but",
+                     "also", "then", "oh", "please", "um", "uh", "alright", "right", "quick",
+                     "question", "just", "yes", "yeah", "sorry"})
+VOCATIVE_WORDS = 3  # "rover, can you ...", "hey drone, are you ...": words before the comma
+# first words that open a question, marked or not ("how long would it take ...")
+QUESTION_WORDS = frozenset({"how", "what", "why", "which", "who", "whom", "whose"})
+# ... only when the sentence ends with "?" ("when the victim is found, send the rover")
+MARKED_QUESTION_WORDS = frozenset({"where", "when"})
+# auxiliaries that open only a question ("is the rover able to ...", "did the drone land")
+BARE_AUXILIARIES = frozenset({"is", "isn", "are", "aren", "am", "was", "wasn", "does",
+                              "doesn", "did", "didn", "has", "hasn"})
+# ... and those that open a question only with its mark ("do a sweep", "have the rover drive",
+# "should the victim be found, send the rover", "will you ...": see the polite forms)
+MARKED_AUXILIARIES = frozenset({"were", "weren", "do", "don", "have", "haven", "had", "hadn",
+                                "will", "won", "would", "wouldn", "should", "shouldn",
+                                "shall", "may", "might", "must"})
+YOU = frozenset({"you", "u", "ya"})
+_ASKING = frozenset({"will", "won", "would", "wouldn", "can", "could", "couldn"})  # + you
+_ABOUT = frozenset({"how", "what"})  # + "about": "how about sending the rover"
+_WHY_NOT = frozenset({"don", "dont", "not"})  # after "why": "why don't you send ..."
+# opening a sentence, or after a polite "can you": what asks to be told, not done
+TELL: tuple[tuple[str, ...], ...] = (
+    ("explain",), ("describe",), ("tell", "me"), ("tell", "us"), ("show", "me"),
+    ("show", "us"), ("let", "me", "know"), ("let", "us", "know"), ("remind", "me"),
+    ("walk", "me", "through"))
+# opening a sentence: what supposes
+SUPPOSE: tuple[tuple[str, ...], ...] = (
+    ("what", "if"), ("suppose",), ("supposing",), ("imagine",), ("hypothetically",),
+    ("in", "theory"), ("theoretically",), ("let", "s", "say"), ("let", "us", "say"))
+# anywhere in a sentence that names no action of the crew: what tells what happened
+PAST: tuple[tuple[str, ...], ...] = (
+    ("yesterday",), ("ago",), ("last", "night"), ("last", "week"), ("last", "month"),
+    ("last", "year"), ("last", "time"), ("earlier", "today"), ("previously",))
+# anywhere in a sentence, not after "not" ("now, not tomorrow"): what asks for later
+LATER: tuple[tuple[str, ...], ...] = (
+    ("tomorrow",), ("tonight",), ("next", "week"), ("next", "month"), ("next", "year"),
+    ("later", "today"), ("later", "tonight"), ("not", "now"),
+    *(("on", "my", w) for w in ("mark", "signal", "command", "go", "order", "word")),
+    *(("wait", "for", "my", w) for w in ("go", "signal", "command", "order", "word", "ok",
+                                         "okay")),
+    *((w, "i", "say", s) for w in ("when", "until") for s in ("so", "go")))
+# anywhere in the request: a plan to look at, nothing run
+PLAN_ONLY: tuple[tuple[str, ...], ...] = (
+    *((*dont, w) for dont in (("don", "t"), ("do", "not"), ("dont",))
+      for w in ("execute", "actually")),
+    *((*dont, "run", "it") for dont in (("don", "t"), ("do", "not"), ("dont",))),
+    ("without", "executing"), ("without", "execution"), ("without", "running", "it"),
+    ("dry", "run"), ("just", "plan"), ("only", "plan"), ("plan", "only"),
+    ("just", "the", "plan"))
+_NOT = frozenset({"not", "no"})
+SAID_WORDS = 8  # a question is quoted by its first words, at most this many
+
+
+class Idle(NamedTuple):
+    """Words of the request that ask nothing now: ``kind`` says how (a phrase that follows
+    "the request ..."), ``said`` with which words; [start, end) the words of its sentence (the
+    whole request for a plan only)."""
+
+    kind: str
+    said: str
+    start: int
+    end: int
+
+    def says(self) -> str:
+        """What it says, for a refusal."""
+        return f"the request {self.kind} ({self.said!r}) and asks nothing to move now"
+
+
+ASKS = "asks a question"
+TOLD = "asks to be told"
+SUPPOSES = "supposes"
+TELLS = "tells what happened"
+LATER_KIND = "asks for it later"
+PLAN_KIND = "asks for a plan only"
+
+Find = Callable[[tuple[tuple[str, ...], ...]], list[tuple[int, int]]]
+Said = Callable[[int, int], str]
+
+
+def sentences(words: Sequence[str], seps: Sequence[str]) -> list[tuple[int, int, bool]]:
+    """Each sentence's words [start, end) and whether it ends with "?" (a decimal point is no
+    end: "x 2.5")."""
+    n = len(words)
+    ends = {sep: not SENTENCE_ENDS.isdisjoint(sep) for sep in set(seps)}
+    out: list[tuple[int, int, bool]] = []
+    start = 0
+    for i in compress(range(n), map(ends.__getitem__, seps)):
+        sep = seps[i]
+        if sep == "." and i + 1 < n and words[i][-1].isdigit() and words[i + 1][0].isdigit():
+            continue
+        out.append((start, i + 1, "?" in sep))
+        start = i + 1
+    if start < n:
+        out.append((start, n, False))
+    return out
+
+
+# the cues found anywhere, in one lookup, with the kind each says
+_CUES = (*PLAN_ONLY, *PAST, *LATER)
+_KIND = {**dict.fromkeys(PLAN_ONLY, PLAN_KIND), **dict.fromkeys(PAST, TELLS),
+         **dict.fromkeys(LATER, LATER_KIND)}
+
+
+def _by_first(cues: tuple[tuple[str, ...], ...]) -> dict[str, tuple[tuple[str, ...], ...]]:
+    out: dict[str, list[tuple[str, ...]]] = {}
+    for cue in cues:
+        out.setdefault(cue[0], []).append(cue)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+_SUPPOSE = _by_first(SUPPOSE)
+_TELL = _by_first(TELL)
+# the first words (after fillers and an address) that can say a sentence's mood: any other
+# opens what may ask ("drive", "search", "take off, ..."), looked at no further
+OPENINGS = frozenset({*QUESTION_WORDS, *MARKED_QUESTION_WORDS, *BARE_AUXILIARIES,
+                      *MARKED_AUXILIARIES, *_ASKING, "shall", *_SUPPOSE, *_TELL})
+
+
+def idle_parts(words: Sequence[str], seps: Sequence[str], verbs: frozenset[str], find: Find,
+               said: Said, vocabulary: frozenset[str]) -> tuple[Idle, ...]:
+    """The parts of the request that ask nothing now (see the module's doc), in order; a plan
+    only is one part, the whole request. ``verbs``: the first words of the crew's actions
+    ("the rover drove there yesterday" tells; "send the rover where it was yesterday" asks);
+    ``find``, ``said`` and ``vocabulary`` (its distinct words): the request's reading's
+    (:class:`crewgate.text.intent.Reading`)."""
+    n = len(words)
+    cues = find(_CUES)
+    if not cues and OPENINGS.isdisjoint(vocabulary):
+        return ()  # no sentence can open as anything but what may ask (most requests)
+    plan_only = next((c for c in cues if _KIND[tuple(words[c[0]:c[1]])] is PLAN_KIND), None)
+    if plan_only is not None:
+        return (Idle(PLAN_KIND, said(*plan_only), 0, n),)
+    spans = sentences(words, seps)
+    marked: dict[int, tuple[str, str]] = {}  # a sentence (its index) -> its kind and saying
+    if cues:
+        starts = [s for s, _, _ in spans]
+        acts: set[int] = set()  # sentences found to name an action (each looked at once)
+        for start, end in cues:
+            k = bisect_right(starts, start) - 1
+            if k in marked or (end - start == 1 and start and words[start - 1] in _NOT):
+                continue
+            kind = _KIND[tuple(words[start:end])]
+            if kind is TELLS:
+                s, e, _ = spans[k]
+                if k in acts or not verbs.isdisjoint(words[s:e]):
+                    acts.add(k)  # "send the rover where it was yesterday": asked
+                    continue
+            marked[k] = (kind, said(start, end))
+    out = []
+    for k, (start, end, question) in enumerate(spans):
+        found = _opening(words, seps, start, end, question, verbs, said) or marked.get(k)
+        if found is not None:
+            out.append(Idle(*found, start, end))
+    return tuple(out)
+
+
+def _at(words: Sequence[str], k: int, end: int,
+        cues: dict[str, tuple[tuple[str, ...], ...]]) -> bool:
+    """Whether one of the cues (by their first word) begins at word ``k``."""
+    return any(tuple(words[k:min(end, k + len(c))]) == c for c in cues.get(words[k], ()))
+
+
+def _opening(words: Sequence[str], seps: Sequence[str], start: int, end: int, question: bool,
+             verbs: frozenset[str], said: Said) -> tuple[str, str] | None:
+    """The mood of a sentence by its first words: a question, a supposition, or None (it may
+    ask)."""
+    k = _past_fillers(words, start, end)
+    if k >= end:
+        return None
+    kind = None
+    if words[k] in OPENINGS:
+        kind = SUPPOSES if _at(words, k, end, _SUPPOSE) else _kind(words, k, end, question,
+                                                                     verbs)
+    if kind is None:  # "rover, can you ...", "hey drone, are you ...": past a short address
+        comma = next((j for j in range(k, min(end - 1, k + VOCATIVE_WORDS)) if "," in seps[j]),
+                     None)
+        if comma is not None and (k := _past_fillers(words, comma + 1, end)) < end \
+                and words[k] in OPENINGS:
+            kind = _kind(words, k, end, question, verbs)
+    if not kind:
+        return None
+    return kind, said(start, min(end, start + SAID_WORDS)) + (
+        " ..." if end - start > SAID_WORDS else "?" if question else "")
+
+
+def _kind(words: Sequence[str], k: int, end: int, question: bool,
+          verbs: frozenset[str]) -> str | None:
+    """How a sentence whose first word is ``words[k]`` asks nothing: ASKS, TOLD; "" when it
+    opens a polite request ("can you ...", "how about ..."); None when its first words say
+    neither."""
+    first = words[k]
+    after = words[k + 1] if k + 1 < end else ""
+    if first in _ASKING and after in YOU:  # "can you ...": a request, unless to be told
+        k += 2
+        if k < end and words[k] == "please":
+            k += 1
+        return TOLD if k < end and words[k] not in verbs and _at(words, k, end, _TELL) else ""
+    if first in ("can", "could", "couldn") or (first == "shall" and after in ("we", "i")) or (
+            first in _ABOUT and after == "about") or (first == "why" and after in _WHY_NOT) or (
+            first in ("do", "does") and after == "you" and k + 2 < end
+            and words[k + 2] == "mind"):
+        return ""
+    if first not in verbs and _at(words, k, end, _TELL):
+        return TOLD
+    if first in QUESTION_WORDS or first in BARE_AUXILIARIES or (question and (
+            first in MARKED_QUESTION_WORDS or first in MARKED_AUXILIARIES)):
+        return ASKS
+    return None
+
+
+def _past_fillers(words: Sequence[str], k: int, end: int) -> int:
+    while k < end and words[k] in FILLERS:
+        k += 1
+    return k

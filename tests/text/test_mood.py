@@ -1,0 +1,93 @@
+"""The mood of a request's sentences (crewgate.text.mood): which parts ask nothing now."""
+
+from __future__ import annotations
+
+import pytest
+
+from crewgate.text.intent import Reading
+from crewgate.text.mood import sentences
+from crewgate.text.words import word_stream
+
+VERBS = frozenset({"drive", "send", "go", "search", "land", "take", "fly"})
+
+
+def idle(text: str) -> list[tuple[str, str, int, int]]:
+    return [tuple(p) for p in Reading(text, VERBS).idle]  # type: ignore[misc]
+
+
+def test_sentences_end_at_their_marks_not_at_a_decimal_point() -> None:
+    words, seps = word_stream("Is it at x 2.5, y 3? Drive there!\nThen land,\nslowly")
+    assert sentences(words, seps) == [(0, 8, True), (8, 10, False), (10, 13, False)]
+
+
+@pytest.mark.parametrize(("text", "parts"), [
+    # questions: by their first word, with or without the mark where it opens nothing else
+    ("How long would it take the rover to drive to x 2, y 3?",
+     [("asks a question", "how long would it take the rover to ...", 0, 14)]),
+    ("how far is x 2 y 3", [("asks a question", "how far is x 2 y 3", 0, 7)]),
+    ("Is the rover able to go?", [("asks a question", "is the rover able to go?", 0, 6)]),
+    ("Did the drone land", [("asks a question", "did the drone land", 0, 4)]),
+    ("Should the rover go there?", [("asks a question", "should the rover go there?", 0, 5)]),
+    ("Ok so, where is the drone?", [("asks a question", "ok so, where is the drone?", 0, 6)]),
+    ("Rover, are you able to go?", [("asks a question", "rover, are you able to go?", 0, 6)]),
+    # asking to be told
+    ("Explain how the drone would search.",
+     [("asks to be told", "explain how the drone would search", 0, 6)]),
+    ("Could you tell me where the rover is?",
+     [("asks to be told", "could you tell me where the rover is?", 0, 8)]),
+    # suppositions, what happened, what is for later
+    ("What if the rover drove there?", [("supposes", "what if the rover drove there?", 0, 6)]),
+    ("Hypothetically, could the rover go?",
+     [("supposes", "hypothetically, could the rover go?", 0, 5)]),
+    ("The rover drove there yesterday.", [("tells what happened", "yesterday", 0, 5)]),
+    ("Drive there tomorrow.", [("asks for it later", "tomorrow", 0, 3)]),
+    ("Drive there when I say so.", [("asks for it later", "when i say so", 0, 6)]),
+    ("Search the zone tomorrow, not now",
+     [("asks for it later", "tomorrow", 0, 6)]),
+    # a plan only: the whole request
+    ("Drive there. Don't execute it. Then land.",
+     [("asks for a plan only", "don't execute", 0, 8)]),
+    # one part of several: the others may ask
+    ("Is the rover free? Send it there.",
+     [("asks a question", "is the rover free?", 0, 4)]),
+])
+def test_the_parts_that_ask_nothing_now(text: str, parts: list[tuple[str, str, int, int]]
+                                        ) -> None:
+    assert idle(text) == parts
+
+
+@pytest.mark.parametrize("text", [
+    "Drive the rover to x 2, y 3.",
+    "Can you send the rover there?",
+    "Could the rover go there?",
+    "Can the rover drive there, please?",
+    "Would you drive there?",
+    "Will you land the drone?",
+    "Would you mind landing the drone?",
+    "Why don't you send the rover?",
+    "How about sending the rover?",
+    "Shall we send the rover?",
+    "Send the rover there, will you?",
+    "Rover, can you go there?",
+    "Hey drone, could you land?",
+    "When the victim is found, send the rover.",
+    "Where the road ends, stop the rover.",
+    "Do a sweep of the zone.",
+    "Have the rover drive there.",
+    "Should the path be clear, drive there.",
+    "Send the rover there now, not tomorrow.",
+    "Drive back to where it was yesterday.",
+    "Search the zone and land, like last time.",
+    "Rover to x 2, y 3?",
+])
+def test_what_asks_or_may_ask(text: str) -> None:
+    assert idle(text) == []
+
+
+def test_a_sentence_that_names_an_action_is_looked_at_once() -> None:
+    """What happened, said again and again in a sentence that asks, is looked at once per
+    sentence: no quadratic reading (tests/text/test_linear.py times it)."""
+    text = "send it there " + "yesterday " * 2000
+    assert idle(text) == []
+    assert idle(text + ". it went there yesterday") == [
+        ("tells what happened", "yesterday", 2003, 2007)]
