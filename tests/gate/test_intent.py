@@ -188,6 +188,33 @@ def test_a_value_named_only_in_a_question_is_not_stated(sar: Crew, g1_go2: Crew)
          "go2.navigate_to_location: location 'room_b' is not what the request states")]
 
 
+@pytest.mark.parametrize("request_", [
+    "Search x 0 to 5, y 0 to 5 with the drone and don't forget to land.",
+    "Search x 0 to 5, y 0 to 5 with the drone; do not forget to land it afterwards.",
+    "Search x 0 to 5, y 0 to 5 and never forget to land.",
+    "Search x 0 to 5, y 0 to 5 and land; do not skip the landing.",
+])
+def test_a_negation_of_a_negation_rules_nothing_out(sar: Crew, request_: str) -> None:
+    assert found(check(sar, request_, plan("search_only", *SEARCH, LAND))) == []
+
+
+@pytest.mark.parametrize("request_", [
+    "Don't hesitate to send the rover to x 2, y 3.",
+    "Don't wait, send the rover to x 2, y 3.",
+])
+def test_a_negated_hesitation_asks(sar: Crew, request_: str) -> None:
+    assert found(check(sar, request_, GO_23)) == []
+
+
+def test_what_a_negation_of_a_negation_names_is_asked(sar: Crew) -> None:
+    request = "Search x 0 to 5, y 0 to 5 and land. Do not forget about the rover: send it."
+    assert found(check(sar, request, plan("search_only", *SEARCH, LAND))) == [
+        (None, "dropped_request", "the request asks to 'send' (tb3.navigate_to); no step does")]
+    assert found(check(sar, "Search x 0 to 5, y 0 to 5 and land. Forget about the rover.",
+                       plan("search_and_dispatch", *SEARCH, DISPATCH, LAND))) == [
+        (2, "excluded_robot", "the request rules out tb3: 'forget about the rover'")]
+
+
 def test_a_request_that_asks_nothing_refuses_every_step_at_dispatch_too(sar: Crew) -> None:
     request = "What if the rover drove to x 2, y 3?"
     p = parse_plan(GO_23)

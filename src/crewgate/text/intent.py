@@ -62,6 +62,10 @@ NEGATIONS: tuple[tuple[str, ...], ...] = (
     *_NARROW_CUES,
 )
 NARROW = frozenset(_NARROW_CUES)
+# right after a negation, these negate again: what follows is asked ("don't forget to land",
+# "don't hesitate to send the rover", "don't wait, send the rover")
+UNDOING = frozenset({"forget", "forgetting", "hesitate", "fail", "neglect", "omit", "wait",
+                     "delay"})
 # the cues that can open a prohibition ("don't send the dog, the rover or the drone"); the rest
 # negate a detail ("the bottle, not the cube", "without the rover")
 PROHIBITIONS = frozenset({("do", "not"), ("don", "t"), ("dont",), ("must", "not"),
@@ -387,7 +391,18 @@ class Reading:
         """The reach of each negation cue: to the end of its clause, a contrast word ("but",
         "just", "then"), or ``WINDOW`` words, whichever comes first."""
         out = []
-        for start, end in self.find(NEGATIONS):
+        cues = self.find(NEGATIONS)
+        begins = {start for start, _ in cues}
+        undone: set[int] = set()  # cues a negation before them takes back
+        words = self.words
+        for start, end in cues:
+            if start in undone:
+                continue
+            if end < len(words) and (words[end] in UNDOING or end in begins):
+                # "don't forget to land", "never fail to ...", "don't skip the landing",
+                # "don't forget about the rover": two negations, nothing ruled out
+                undone.add(end)
+                continue
             if self._in_taking_back(start):
                 continue  # "actually no" takes back; it does not negate what follows
             if self._conditioned(start):
