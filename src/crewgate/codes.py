@@ -103,6 +103,9 @@ class Code(StrEnum):
     RETRACTED_REQUEST = ("retracted_request", Family.REQUEST,
                          "the request takes back what it asked (\"never mind\", \"don't move "
                          "anything\"): nothing may move")
+    BEYOND_BOUND = ("beyond_bound", Family.REQUEST,
+                    "a value beyond a bound the request states (\"below 4 metres\", \"no "
+                    "higher than 4 m\", \"at least 2 m\"), given or left to its default")
     NOTHING_ASKED = ("nothing_asked", Family.REQUEST,
                      "the request asks nothing to move now: it asks a question (\"how long "
                      "would ...?\"), supposes (\"what if ...\"), tells what happened, asks "

@@ -7,7 +7,8 @@ Each problem of a verdict falls in one class:
 - ``location`` — a place the crew does not have, one the step does not accept, or another than
   the request states;
 - ``zone`` — a search zone other than the request's, or outside the area;
-- ``point/number`` — a point, number or range value other than the request's or out of range;
+- ``point/number`` — a point, number or range value other than the request's, out of range or
+  beyond a bound the request states;
 - ``object`` — an object the crew does not have, or another than the request names;
 - ``robot`` — a robot the crew does not have, another than the request names, or one it rules
   out (``substituted_robot``, ``excluded_robot``);
@@ -41,7 +42,7 @@ _BY_CODE: dict[Code, str] = {
     Code.BAD_ASSIGNMENT: "workflow", Code.UNREQUESTED_STEP: "action",
     Code.NEGATED_STEP: "action", Code.DROPPED_REQUEST: "action",
     Code.RETRACTED_REQUEST: "action", Code.NOTHING_ASKED: "action",
-    Code.OUT_OF_RANGE: "point/number",
+    Code.OUT_OF_RANGE: "point/number", Code.BEYOND_BOUND: "point/number",
 }
 _BY_KIND = {"location": "location", "object": "object", "zone": "zone", "point": "point/number",
             "number": "point/number", "integer": "point/number", "binding": "point/number"}

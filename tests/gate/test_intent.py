@@ -215,6 +215,51 @@ def test_what_a_negation_of_a_negation_names_is_asked(sar: Crew) -> None:
         (2, "excluded_robot", "the request rules out tb3: 'forget about the rover'")]
 
 
+def _search_at(takeoff: float | None, search: float | None) -> dict[str, Any]:
+    return plan("search_only",
+                ("iris", "takeoff", {} if takeoff is None else {"altitude": takeoff}),
+                ("iris", "search_target", {**ZONE, **({} if search is None
+                                                      else {"altitude": search})}), LAND)
+
+
+@pytest.mark.parametrize(("request_", "takeoff", "search", "refused"), [
+    # a bound holds for every value of its unit of the robot (the takeoff's altitude too)
+    ("Stay below 4 metres: search x 0 to 5, y 0 to 5 and land.", 9.0, 4.0,
+     [(0, "iris.takeoff altitude ('below 4 metres'); the plan gives 9"),
+      (1, "iris.search_target altitude ('below 4 metres'); the plan gives 4")]),
+    ("Stay below 4 metres: search x 0 to 5, y 0 to 5 and land.", None, None, []),
+    ("Search x 0 to 5, y 0 to 5 under 4 metres and land.", None, 3.5, []),
+    ("Search x 0 to 5, y 0 to 5 and land; the drone must stay under 4 metres.", 9.0, None,
+     [(0, "iris.takeoff altitude ('under 4 metres'); the plan gives 9")]),
+    ("Search x 0 to 5, y 0 to 5 and land, never above 4 metres.", 4.0, None, []),
+    ("Do not fly above 4 metres; search x 0 to 5, y 0 to 5 and land.", 9.0, None,
+     [(0, "iris.takeoff altitude ('do not fly above 4 metres'); the plan gives 9")]),
+    ("Search x 0 to 5, y 0 to 5 at least 5 metres up and land.", None, None,
+     [(0, "iris.takeoff altitude ('at least 5 metres'); the plan gives 3 (the default)"),
+      (1, "iris.search_target altitude ('at least 5 metres'); the plan gives 3 (the "
+          "default)")]),
+    ("Search x 0 to 5, y 0 to 5 at least 5 metres up and land.", 5.0, 5.0, []),
+])
+def test_a_bound_holds_for_every_value_it_is_said_of(
+        sar: Crew, request_: str, takeoff: float | None, search: float | None,
+        refused: list[tuple[int, str]]) -> None:
+    assert found(check(sar, request_, _search_at(takeoff, search))) == [
+        (i, "beyond_bound", f"the request bounds {said}") for i, said in refused]
+
+
+def test_a_bound_no_value_keeps_to_is_out_of_range(sar: Crew) -> None:
+    v = check(sar, "Search x 0 to 5, y 0 to 5 above 12 metres and land.", _search_at(None, None))
+    assert codes(v) == [(None, "out_of_range"), (0, "beyond_bound"), (1, "beyond_bound")]
+    assert found(v)[0][2] == ("the request bounds iris.takeoff altitude, iris.search_target "
+                              "altitude ('above 12 metres'); no value they take is: [1, 10]")
+
+
+def test_a_speed_is_no_altitude(sar: Crew) -> None:
+    """"2 m/s" used to state an altitude of 2 m for the search."""
+    assert found(check(sar, "Search x 0 to 5, y 0 to 5 at 2 m/s and land.",
+                       _search_at(None, None))) == []
+
+
 def test_a_request_that_asks_nothing_refuses_every_step_at_dispatch_too(sar: Crew) -> None:
     request = "What if the rover drove to x 2, y 3?"
     p = parse_plan(GO_23)
@@ -347,15 +392,16 @@ def test_excluded_robot_paraphrases(sar: Crew, request_: str) -> None:
 @pytest.mark.parametrize("altitude", ["2", "2.5"])
 def test_a_decimal_point_does_not_end_a_prohibition(sar: Crew, altitude: str) -> None:
     """"1.5" is one number, not the end of a sentence: the prohibition reaches the rover past it,
-    as it does past "2" (it used to stop there, leaving only an unclear negation)."""
+    as it does past "2" (it used to stop there, leaving only an unclear negation). What it says
+    of the altitude is a bound (at most 2 m), which the default 3 m goes beyond."""
     v = check(sar, f"Search x 0 to 5, y 0 to 5; do not climb above {altitude} m or send the rover.",
               plan("search_and_dispatch", *SEARCH, DISPATCH))
     said = f"do not climb above {altitude} m or send"
     assert found(v) == [
-        (0, "substituted_value", f"the request states '{altitude} m' for iris.takeoff altitude; "
-         "the plan gives 3 (the default)"),
-        (1, "substituted_value", f"the request states '{altitude} m' for iris.search_target "
-         "altitude; the plan gives 3 (the default)"),
+        (0, "beyond_bound", f"the request bounds iris.takeoff altitude ('do not climb above "
+         f"{altitude} m'); the plan gives 3 (the default)"),
+        (1, "beyond_bound", f"the request bounds iris.search_target altitude ('do not climb "
+         f"above {altitude} m'); the plan gives 3 (the default)"),
         (2, "excluded_robot", f"the request rules out tb3: '{said} the rover'")]
 
 

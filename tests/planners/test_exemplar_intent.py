@@ -56,6 +56,13 @@ ZONE = {"x_min": 0.0, "x_max": 5.0, "y_min": 0.0, "y_max": 5.0}
      [("iris", "takeoff", {"altitude": 6.0}), ("iris", "search_target", ZONE),
       ("iris", "land", {})]),
     ("g1_go2", "Do NOT send the dog to the charger. Just wave hello.", [("g1", "wave", {})]),
+    # a bound: the default where it keeps to it, else the bound itself
+    ("sar", "Survey x from 0 to 5, y from 0 to 5 at least 5 metres up, then land.",
+     [("iris", "takeoff", {"altitude": 5.0}), ("iris", "search_target", {**ZONE,
+                                                                         "altitude": 5.0}),
+      ("iris", "land", {})]),
+    ("sar", "Stay below 4 metres: survey x from 0 to 5, y from 0 to 5, then land.",
+     [("iris", "takeoff", {}), ("iris", "search_target", ZONE), ("iris", "land", {})]),
     ("sar", "Air assets only - do not send the rover. Search x from 0 to 5, y from 0 to 5.",
      [("iris", "takeoff", {}), ("iris", "search_target", ZONE), ("iris", "land", {})]),
     ("g1_go2", "Say hi to the visitors with a wave.", [("g1", "wave", {})]),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from crewgate.text.intent import Reading
 from crewgate.text.units import METRES, UNITS, in_unit, unit_key
 
 
@@ -24,3 +25,35 @@ def test_the_metres_names_are_the_metres_own() -> None:
     assert {UNITS[name] for name in ("ft", "cm", "km")} == {"m"}
     assert unit_key("Metres.") == "m"
     assert unit_key("furlong") == "furlong"
+
+
+@pytest.mark.parametrize(("text", "read"), [
+    ("at 2 m/s", [("2 m/s", 2.0, "m/s", "")]),
+    ("at 5 km/h", [("5 km/h", 1.389, "m/s", "")]),
+    ("3 metres per second", [("3 metres per second", 3.0, "m/s", "")]),
+    ("at 10 mph", [("10 mph", 4.47, "m/s", "")]),
+    ("fly 3m/s", [("3m/s", 3.0, "m/s", "")]),
+    # a bound, not a value ("below 4 metres"), and its opposite inside a negation's scope
+    ("stay below 4 metres", [("below 4 metres", 4.0, "m", "<")]),
+    ("no higher than 4 m", [("no higher than 4 m", 4.0, "m", "<=")]),
+    ("never above 4 metres", [("never above 4 metres", 4.0, "m", "<=")]),
+    ("do not exceed 4 metres", [("do not exceed 4 metres", 4.0, "m", "<=")]),
+    ("at least 2 m up", [("at least 2 m", 2.0, "m", ">=")]),
+    ("above 12 metres", [("above 12 metres", 12.0, "m", ">")]),
+    ("do not fly above 4 m", [("do not fly above 4 m", 4.0, "m", "<=")]),
+    ("take off to 5 m", [("5 m", 5.0, "m", "")]),
+])
+def test_speeds_and_bounds_as_read(text: str, read: list[tuple[str, float, str, str]]) -> None:
+    """A length per a time is a speed in m/s, never a length ("2 m/s" is no altitude); a
+    bound says what a value may be."""
+    assert [(q.text, round(q.value, 3), q.unit, q.bound)
+            for q in Reading(text).quantities] == read
+
+
+def test_a_bound_is_no_negation_and_no_stay() -> None:
+    """"No higher than 4 m" negates nothing; "the drone must stay below 4 m" keeps it flying;
+    "not under any circumstances" is still a negation (no number follows)."""
+    assert [s.cue for s in Reading("fly no higher than 4 m").scopes] == []
+    assert [s.cue for s in Reading("do not, under any circumstances, search").scopes] == [
+        "do not", "not"]
+    assert Reading("the drone must stay below 4 m").modal_negation(1, 2) is None

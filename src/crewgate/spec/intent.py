@@ -92,6 +92,9 @@ class Brief:
     context: set[str] = field(default_factory=set)  # places stated as where someone is
     objects: list[Mention] = field(default_factory=list)
     stated: list[Stated] = field(default_factory=list)
+    # quantities said as bounds ("below 4 metres"), with every parameter in their unit of the
+    # robots they are said of: what no value of those may go beyond
+    bounds: list[Stated] = field(default_factory=list)
     points: list[tuple[float, float]] = field(default_factory=list)  # stated, not negated
     zones: list[Zone] = field(default_factory=list)
     # points and zones a negation covers ("not x 2, y 3", "avoid (2, 3)"), with its saying
@@ -154,6 +157,21 @@ class Held:
     brief: Brief
     steps: tuple[PlannedStep, ...]
     asked: tuple[bool, ...]
+
+
+def within(value: float, bound: str, limit: float) -> bool:
+    """Whether a value keeps to a bound ("<", "<=", ">", ">=") on ``limit`` (a value within
+    the tolerance of it is it: "at most 4 m" takes 4.0005)."""
+    if bound in ("<=", ">="):
+        return value <= limit + TOLERANCE if bound == "<=" else value >= limit - TOLERANCE
+    return value < limit - TOLERANCE if bound == "<" else value > limit + TOLERANCE
+
+
+def _meets(span: tuple[float, float], bound: str, limit: float) -> bool:
+    """Whether some value of the range keeps to the bound."""
+    low, high = span
+    return within(low, bound, limit) or within(high, bound, limit) or (
+        low <= limit <= high and bound in ("<=", ">="))
 
 
 def _outside(parts: Sequence[Idle], start: int) -> Callable[[int], bool]:
@@ -264,6 +282,13 @@ class IntentChecks:
         for stated in brief.stated:
             if self._beyond(stated):
                 self._stated_plan(stated, steps, f)
+        for bound in brief.bounds:
+            q = bound.quantity
+            ranges = list(dict.fromkeys(self._range(ref, p) for ref, p in bound.params))
+            if ranges and not any(_meets(r, q.bound, q.value) for r in ranges):
+                where = ", ".join(f"{ref} {p}" for ref, p in bound.params)
+                f.add(Code.OUT_OF_RANGE, f"the request bounds {where} ({q.text!r}); no value "
+                      f"they take is: {', '.join(_rng(r) for r in ranges)}")
         if any(s.typed is None for s in steps):
             return  # a step refused for its arguments: what the plan carries is judged later
         places = {r for m in brief.places for r in m.referents} | brief.context
@@ -406,6 +431,8 @@ class IntentChecks:
                   f"{_names(brief.only_actions)}; not for {step.ref}")
         for stated in brief.stated:
             self._stated_step(stated, steps, step, f)
+        for bound in brief.bounds:
+            self._bounded_step(bound, step, f)
 
     def _who(self, brief: Brief, step: PlannedStep, f: Findings) -> None:
         if step.robot in brief.excluded:
@@ -459,6 +486,15 @@ class IntentChecks:
             f.add(Code.NEGATED_STEP, f"the request rules out {step.ref} here: "
                   f"{max(said, key=len)!r}")
 
+    def _bounded_step(self, bound: Stated, step: PlannedStep, f: Findings) -> None:
+        q = bound.quantity
+        for ref, param in bound.params:
+            value = (step.typed or {}).get(param) if ref == step.ref else None
+            if isinstance(value, int | float) and not within(value, q.bound, q.value):
+                how = "" if param in step.given else " (the default)"
+                f.add(Code.BEYOND_BOUND, f"the request bounds {step.ref} {param} ({q.text!r}); "
+                      f"the plan gives {value:g}{how}")
+
     def _stated_step(self, stated: Stated, steps: Sequence[PlannedStep], step: PlannedStep,
                      f: Findings) -> None:
         q = stated.quantity
@@ -485,7 +521,7 @@ class Intent(IntentChecks, Rule):
 
     codes: ClassVar[frozenset[Code]] = frozenset({
         Code.SUBSTITUTED_ROBOT, Code.EXCLUDED_ROBOT, Code.NEGATED_STEP, Code.UNREQUESTED_STEP,
-        Code.DROPPED_REQUEST, Code.RETRACTED_REQUEST, Code.NOTHING_ASKED,
+        Code.DROPPED_REQUEST, Code.RETRACTED_REQUEST, Code.NOTHING_ASKED, Code.BEYOND_BOUND,
         Code.UNCLEAR_NEGATION,
         Code.SUBSTITUTED_VALUE, Code.OUT_OF_RANGE})
 
@@ -623,7 +659,9 @@ class Intent(IntentChecks, Rule):
             "- Every value the request states (a number with its unit, a zone, a point, a place, "
             "an object) goes into the parameter it is for, in the parameter's unit (\"10 feet\" "
             "is 3.048 m), never a default or another value; "
-            "every destination, object and action it states is carried by a step.",
+            "every destination, object and action it states is carried by a step. A bound it "
+            "states (\"below 4 metres\", \"at least 5 m\") holds for every value of that unit "
+            "of the robot it is said of, defaults included.",
             "- Add no step the request does not ask for, beyond what the workflow requires.",
             "- If the request takes back what it asked (\"never mind\", \"cancel that\", \"don't "
             "move anything\"), answer with no steps.",
@@ -727,11 +765,23 @@ class Intent(IntentChecks, Rule):
             starts, actions = by_clause.setdefault(m.clause, ([], []))
             starts.append(m.start)
             actions.append(m)
-        brief.stated = [s for q in reading.quantities if asked(q.start)
-                        and (s := self._stated(q, brief, by_clause)) is not None]
+        for q in reading.quantities:
+            if asked(q.start) and (s := self._stated(q, brief, by_clause)) is not None:
+                if q.bound:
+                    brief.bounds.append(self._bounding(s))
+                else:
+                    brief.stated.append(s)
         valued = self._negated_values(reading, brief)
+        # a negation a bound says ("do not fly above 4 metres": at most 4) rules out nothing
+        # up to the bound's value ("do not climb above 2 m or send the rover": the rover)
+        bounded = {q.start: q.end for q in reading.quantities if q.bound}
+        if bounded and (negated_actions or negated_robots):
+            negated_actions, negated_robots = (
+                [m for m in found if (scope := reading.negating(m.start)) is None
+                 or m.start >= bounded.get(scope.at, -1)]
+                for found in (negated_actions, negated_robots))
         self._qualify(reading, negated_actions, negated_robots, valued, brief)
-        brief.unclear = self._unclear(reading, start, set(valued))
+        brief.unclear = self._unclear(reading, start, set(valued) | set(bounded))
         facts = RequestFacts.read(text)
         if parts and brief.idle is None:  # the points and zones of the parts that ask
             brief.unasked = self._unasked(reading, parts)
@@ -957,6 +1007,13 @@ class Intent(IntentChecks, Rule):
         params = self._taking([f"{r}.{s}" for r in sorted(robots)
                                for s, sk in self.crew.robots[r].skills.items() if sk.visible], q)
         return Stated(q, params) if params else None
+
+    def _bounding(self, stated: Stated) -> Stated:
+        """A bound holds for every parameter in its unit of the robots it is said of ("stay
+        below 4 metres, search ...": the takeoff's altitude too)."""
+        robots = sorted({ref.partition(".")[0] for ref, _ in stated.params})
+        return Stated(stated.quantity, self._taking(
+            [f"{r}.{s}" for r in robots for s in self.crew.robots[r].skills], stated.quantity))
 
     def _taking(self, refs: Iterable[str], q: Quantity) -> tuple[tuple[str, str], ...]:
         """The numeric parameters of these skills in the quantity's unit."""

@@ -23,7 +23,7 @@ from typing import Any, Generic, NamedTuple, TypeVar, overload
 from crewgate.text.mood import Idle, idle_parts
 from crewgate.text.spelled import FIRST as SPELLED_FIRST
 from crewgate.text.spelled import and_a_half, with_unit
-from crewgate.text.units import METRES, UNITS, in_unit
+from crewgate.text.units import METRES, TIMES, UNITS, in_unit, per
 from crewgate.text.words import word_stream
 from crewgate.values import tuple_of
 
@@ -62,6 +62,36 @@ NEGATIONS: tuple[tuple[str, ...], ...] = (
     *_NARROW_CUES,
 )
 NARROW = frozenset(_NARROW_CUES)
+# what a bound before a quantity says a value may be ("below 4 metres": "<", "no higher than 4
+# m": "<=", "above 2 m": ">", "at least 2 m": ">="): not what it is
+_UPPER = ("more", "higher", "further", "farther")
+_LOWER = ("less", "lower", "fewer")
+BOUNDS: dict[tuple[str, ...], str] = {
+    **dict.fromkeys([("below",), ("under",), ("beneath",), ("less", "than"), ("lower", "than"),
+                     ("fewer", "than")], "<"),
+    **dict.fromkeys([("at", "most"), ("maximum",), ("max",), ("maximum", "of"),
+                     ("a", "maximum", "of"), ("not", "exceeding"),
+                     *((*no, "exceed") for no in (("not",), ("never",), ("do", "not"),
+                                                  ("don", "t"), ("dont",), ("must", "not"),
+                                                  ("mustn", "t"), ("should", "not"),
+                                                  ("shouldn", "t"))),
+                     *((no, w, "than") for no in ("no", "not", "never") for w in _UPPER),
+                     *((no, w) for no in ("not", "never") for w in ("above", "over"))], "<="),
+    **dict.fromkeys([("above",), ("over",), ("exceed",), ("exceeding",),
+                     *((w, "than") for w in _UPPER),
+                     ("greater", "than")], ">"),
+    **dict.fromkeys([("at", "least"), ("minimum",), ("min",), ("minimum", "of"),
+                     ("a", "minimum", "of"),
+                     *((no, w, "than") for no in ("no", "not", "never") for w in _LOWER),
+                     *((no, w) for no in ("not", "never") for w in ("below", "under",
+                                                                   "beneath"))], ">="),
+}
+_BOUND_REACH = max(map(len, BOUNDS))
+_BOUND_FIRSTS = frozenset(p[0] for p in BOUNDS)
+_NEGATING = frozenset(p[0] for p, b in BOUNDS.items() if len(p) > 1 and p[0] in (
+    "no", "not", "never", "do", "don", "dont", "must", "mustn", "should", "shouldn"))
+# a bound said inside a negation's scope says the opposite ("do not fly above 4 m": "<=")
+_OPPOSITE = {"<": ">=", "<=": ">", ">": "<=", ">=": "<"}
 # right after a negation, these negate again: what follows is asked ("don't forget to land",
 # "don't hesitate to send the rover", "don't wait, send the rover")
 UNDOING = frozenset({"forget", "forgetting", "hesitate", "fail", "neglect", "omit", "wait",
@@ -227,6 +257,7 @@ class Quantity:
     unit: str | None
     clause: int
     text: str
+    bound: str = ""  # "<", "<=", ">", ">=": a bound on the value ("below 4 metres"), not it
 
 
 @dataclass(frozen=True, slots=True)
@@ -398,6 +429,8 @@ class Reading:
         for start, end in cues:
             if start in undone:
                 continue
+            if self._bound_at(start):
+                continue  # "no higher than 4 m", "never above 4 m": a bound (Reading.quantities)
             if end < len(words) and (words[end] in UNDOING or end in begins):
                 # "don't forget to land", "never fail to ...", "don't skip the landing",
                 # "don't forget about the rover": two negations, nothing ruled out
@@ -717,8 +750,8 @@ class Reading:
         """Where each stay cue that begins at word ``k`` ends, in STAYS's order."""
         words = self.words
         for cue in _STAYS_AFTER.get(words[k], ()):
-            if words[k:k + len(cue)] == cue:
-                yield k + len(cue)
+            if words[k:k + len(cue)] == cue and not self._bound_at(k + len(cue)):
+                yield k + len(cue)  # (not "stay below 4 m": a bound, Reading.quantities)
 
     def _after_modals(self, start: int, end: int) -> tuple[str, int] | None:
         """What follows modals after a mention, in its clause and before any comma, at most
@@ -791,11 +824,56 @@ class Reading:
                 # a minus sign, not a range's dash between two numbers ("5-6 m")
                 negative = i > 0 and seps[i - 1].endswith("-") and not (
                     seps[i - 1] == "-" and words[i - 1][-1].isdigit())
-                amount, unit = in_unit(-value if negative else value, unit)  # "10 feet": 3.048 m
-                out.append(Quantity(i, end, amount, unit, self.clause_of[i],
-                                    ("-" if negative else "") + self.said(i, end)))
+                signed = -value if negative else value
+                time = self._per_time(end) if UNITS[unit] == "m" else None
+                if time is not None:  # "2 m/s", "5 km/h", "3 metres per second": a speed
+                    (amount, unit), end = per(signed, unit, words[time]), time + 1
+                else:
+                    amount, unit = in_unit(signed, unit)  # "10 feet": 3.048 m
+                bound, at = self._bound_before(i)
+                out.append(Quantity(at, end, amount, unit, self.clause_of[i],
+                                    self.said(at, i) + (" " if at < i else "")
+                                    + ("-" if negative else "") + self.said(i, end), bound))
             taken = end
         return out
+
+    def _per_time(self, end: int) -> int | None:
+        """Where the time a length is per stands, right after it ("m/s", "metres per
+        second"), or None."""
+        words = self.words
+        if end < len(words) and "/" in self.seps[end - 1] and words[end] in TIMES:
+            return end
+        if end + 1 < len(words) and words[end] == "per" and words[end + 1] in TIMES:
+            return end + 1
+        return None
+
+    def _bound_at(self, k: int) -> bool:
+        """Whether a bound begins at word ``k`` and a number follows it ("no higher than 4
+        m"; not "not under any circumstances", "stays under the shelter")."""
+        words = self.words
+        if k >= len(words) or (words[k] not in _BOUND_FIRSTS):
+            return False
+        for size in range(min(_BOUND_REACH, len(words) - k - 1), 0, -1):
+            after = words[k + size]
+            if tuple(words[k:k + size]) in BOUNDS and (after[0].isdigit()
+                                                       or after in SPELLED_FIRST):
+                return True
+        return False
+
+    def _bound_before(self, i: int) -> tuple[str, int]:
+        """The bound said right before the number at word ``i`` ("below", "no higher than",
+        "at least": ``BOUNDS``; the opposite inside a negation's scope, "do not fly above"), and
+        where it begins; ("", i) when none is."""
+        words, clause = self.words, self.clause_of[i]
+        for size in range(min(_BOUND_REACH, i), 0, -1):
+            bound = BOUNDS.get(tuple(words[i - size:i]))
+            if bound is not None and self.clause_of[i - size] == clause:
+                scope = self.negating(i - size) if words[i - size] not in _NEGATING \
+                    and self.scopes else None
+                if scope is not None:  # said from its negation: "do not fly above 4 m"
+                    return _OPPOSITE[bound], scope.at
+                return bound, i - size
+        return "", i
 
     def _number_at(self, i: int) -> tuple[float | None, str | None, int]:
         """The number that begins at word ``i``, its unit's name as written when glued to it

@@ -23,7 +23,12 @@ _TABLE: dict[str, tuple[str, float]] = {
     **dict.fromkeys(("deg", "degree", "degrees"), ("deg", 1.0)),
     **dict.fromkeys(("rad", "radians"), ("rad", 1.0)),
 }
+# speeds written as one word
+_TABLE.update({**dict.fromkeys(("mph",), ("m/s", 0.44704)),
+               **dict.fromkeys(("kph", "kmh"), ("m/s", 1 / 3.6))})
 UNITS: dict[str, str] = {name: unit for name, (unit, _) in _TABLE.items()}
+# a length per a time ("2 m/s", "5 km/h", "3 metres per second"): a speed, in m/s
+TIMES = frozenset(name for name, (unit, _) in _TABLE.items() if unit == "s") | {"h"}
 
 # the metre's own names (a range's bound or a point's coordinate may carry one: "x 3 m"; a
 # value in another length unit is no coordinate the reader takes as metres)
@@ -37,6 +42,12 @@ def in_unit(value: float, name: str) -> tuple[float, str]:
     return value * scale, unit
 
 
+def per(value: float, length: str, time: str) -> tuple[float, str]:
+    """A length per a time in m/s: (5, "km", "h") -> (1.389, "m/s")."""
+    metres, _ = in_unit(value, length)
+    return metres / (3600.0 if time == "h" else in_unit(1.0, time)[0]), "m/s"
+
+
 def unit_key(unit: str | None) -> str | None:
     """A unit as the reader names it ("metres" -> "m"); None if it is none it knows."""
     if unit is None:
@@ -44,4 +55,4 @@ def unit_key(unit: str | None) -> str | None:
     return UNITS.get(unit.strip().lower().rstrip("."), unit.strip().lower())
 
 
-__all__ = ["METRES", "UNITS", "in_unit", "unit_key"]
+__all__ = ["METRES", "TIMES", "UNITS", "in_unit", "per", "unit_key"]

@@ -37,6 +37,7 @@ from crewgate.planners.exemplar.embedding import (
 from crewgate.planners.exemplar.phrases import delexicalize, sentences
 from crewgate.planners.exemplar.slots import (
     action_words,
+    fill_bounded,
     fill_plan,
     fill_stated,
     filled_and_lacking,
@@ -166,6 +167,7 @@ class ExemplarPlanner(Planner):
             refs = template(self.crew, wf, cues)
             args = fill_plan(self.crew, wf, refs, fill)
             fill_stated(self.crew, refs, args, brief)
+            fill_bounded(self.crew, refs, args, brief)
             filled, lacking = filled_and_lacking(self.crew, wf, refs, args, cues)
             moving = {split_ref(ref)[0] for ref in refs}
             fit = (SLOT_USED * len(known & filled)

@@ -10,7 +10,7 @@ from typing import Any
 
 from crewgate.planners.exemplar.cues import Cues, mentioned
 from crewgate.spec import Crew, Skill, Workflow, split_ref
-from crewgate.spec.intent import Brief
+from crewgate.spec.intent import Brief, within
 from crewgate.spec.params import FillRequest, Param
 from crewgate.spec.workflow import ArgRule
 from crewgate.text import RequestFacts, words
@@ -91,6 +91,26 @@ def fill_stated(crew: Crew, refs: list[str], plan_args: list[dict[str, Any]],
                 args.setdefault(pname, int(value) if kind.type == "integer"
                                 and value.is_integer() else value)
                 break
+
+
+def fill_bounded(crew: Crew, refs: list[str], plan_args: list[dict[str, Any]],
+                 brief: Brief) -> None:
+    """Each parameter a bound the request states holds for ("at least 5 metres"): left as it
+    is where its value (or default) keeps to the bound; else the bound itself where it may be
+    ("at least", "at most"); a strict bound ("above 5 metres") is left for the gate to refuse
+    (no value is the request's)."""
+    for bound in brief.bounds:
+        q = bound.quantity
+        for ref, pname in bound.params:
+            if ref not in refs:
+                continue
+            args = plan_args[refs.index(ref)]
+            kind = _params(crew, ref)[pname]
+            value = args.get(pname, kind.default_value)
+            if isinstance(value, int | float) and not within(value, q.bound, q.value) \
+                    and q.bound in ("<=", ">="):
+                args[pname] = int(q.value) if kind.type == "integer" and q.value.is_integer() \
+                    else q.value
 
 
 def _params(crew: Crew, ref: str) -> dict[str, Param]:
