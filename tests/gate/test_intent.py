@@ -260,6 +260,18 @@ def test_a_speed_is_no_altitude(sar: Crew) -> None:
                        _search_at(None, None))) == []
 
 
+@pytest.mark.parametrize(("request_", "said"), [
+    ("Search x 0 to 5, y 0 to 5 with the drone; the rover, however, stays.",
+     "rover, however, stays"),
+    ("Search x 0 to 5, y 0 to 5 with the drone; the rover, meanwhile, should stay where it is.",
+     "rover, meanwhile, should stay"),
+])
+def test_a_stay_said_past_an_aside_rules_the_robot_out(sar: Crew, request_: str,
+                                                       said: str) -> None:
+    assert found(check(sar, request_, plan("search_and_dispatch", *SEARCH, DISPATCH))) == [
+        (2, "excluded_robot", f"the request rules out tb3: {said!r}")]
+
+
 def test_a_request_that_asks_nothing_refuses_every_step_at_dispatch_too(sar: Crew) -> None:
     request = "What if the rover drove to x 2, y 3?"
     p = parse_plan(GO_23)

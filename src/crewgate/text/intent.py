@@ -191,6 +191,9 @@ _BEFORE_NEGATION = _FIRST_MODALS | {"not", "never", "cannot"}
 _STAYS_AFTER: dict[str, list[tuple[str, ...]]] = {}  # the cues by their first word, in order
 for _cue in STAYS:
     _STAYS_AFTER.setdefault(_cue[0], []).append(_cue)
+# a word set off by commas after a mention, said of it in passing ("the rover, however, stays")
+ASIDES = frozenset({"however", "though", "meanwhile", "too", "also", "again", "instead",
+                    "likewise", "therefore", "then"})
 # "keep the drone on the ground", "leave the rover out of it", "keep the dog parked"
 KEEP = frozenset({"keep", "leave", "hold"})
 LEAVE = frozenset({"leave"})  # of KEEP, what rules a thing out ("hold the bottle" takes it)
@@ -695,6 +698,10 @@ class Reading:
         before = start - 1 if start and words[start - 1] not in ARTICLES else start - 2
         if before >= 0 and words[before] in CONDITIONAL and words[before] != "in":
             return None  # "once the drone is down", "if the rover is busy": a condition
+        aside = end + 1 < len(words) and words[end] in ASIDES and "," in self.seps[end - 1] \
+            and "," in self.seps[end]
+        if aside:
+            end += 1  # "the rover, however, stays": what it says past the aside
         if end < len(words):
             for cue_end in self._stay_cues_at(end):
                 if self._stays_here(start, cue_end):
@@ -702,7 +709,7 @@ class Reading:
             if self._waits(end):
                 return self.said(start, end + 1)
             if words[end] in _FIRST_MODALS:
-                found = self._after_modals(start, end)
+                found = self._after_modals(start, end, aside)
                 if found is not None and found[0] == "stays":  # "the dog should stay"
                     return self.said(start, found[1])
         if robot and (words[max(0, start - 2):start] == _NOTHING_FOR or (
@@ -753,15 +760,16 @@ class Reading:
             if words[k:k + len(cue)] == cue and not self._bound_at(k + len(cue)):
                 yield k + len(cue)  # (not "stay below 4 m": a bound, Reading.quantities)
 
-    def _after_modals(self, start: int, end: int) -> tuple[str, int] | None:
+    def _after_modals(self, start: int, end: int, aside: bool = False
+                      ) -> tuple[str, int] | None:
         """What follows modals after a mention, in its clause and before any comma, at most
         ``MODAL_REACH`` words on: ("stays", the end of the stay cue: "should stay", "must
         remain") or ("not", where the negation word stands: "must not", "shouldn't",
         "cannot", "will never"); None for anything else."""
         words, seps, clause = self.words, self.seps, self.clause_of[start]
         for k in range(end, min(len(words), end + MODAL_REACH + 1)):
-            if self.clause_of[k] != clause or "," in seps[k - 1]:
-                return None
+            if self.clause_of[k] != clause or ("," in seps[k - 1] and not (aside and k == end)):
+                return None  # (past an aside set off by commas: "the rover, however, must")
             word = words[k]
             if word in ("not", "never", "cannot") or (
                     word == "t" and k > end and words[k - 1] in NEGATED_MODALS):
