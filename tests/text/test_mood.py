@@ -44,6 +44,12 @@ def test_sentences_end_at_their_marks_not_at_a_decimal_point() -> None:
     ("Drive there when I say so.", [("asks for it later", "when i say so", 0, 6)]),
     ("Search the zone tomorrow, not now",
      [("asks for it later", "tomorrow", 0, 6)]),
+    ("Walk there at 3 pm.", [("asks for it later", "at 3 pm", 0, 5)]),
+    ("At 15:00, go there.", [("asks for it later", "at 15:00", 0, 5)]),
+    ("In 10 minutes, land.", [("asks for it later", "in 10 minutes", 0, 4)]),
+    ("Land in two hours", [("asks for it later", "in two hours", 0, 4)]),
+    ("After lunch, go there.", [("asks for it later", "after lunch", 0, 4)]),
+    ("It waved at the visitors earlier.", [("tells what happened", "earlier", 0, 6)]),
     # a plan only: the whole request
     ("Drive there. Don't execute it. Then land.",
      [("asks for a plan only", "don't execute", 0, 8)]),
@@ -79,6 +85,9 @@ def test_the_parts_that_ask_nothing_now(text: str, parts: list[tuple[str, str, i
     "Drive back to where it was yesterday.",
     "Search the zone and land, like last time.",
     "Rover to x 2, y 3?",
+    "Search x in [-5.5, 5.5], y in [0, 3].",
+    "Take off to 5 m, then go to x 2, y 3 at 2 m/s.",
+    "Land earlier than planned.",
 ])
 def test_what_asks_or_may_ask(text: str) -> None:
     assert idle(text) == []

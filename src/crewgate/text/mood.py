@@ -33,6 +33,9 @@ from collections.abc import Callable, Sequence
 from itertools import compress
 from typing import NamedTuple
 
+from crewgate.text.spelled import FIRST as SPELLED_FIRST
+from crewgate.text.units import TIMES
+
 SENTENCE_ENDS = frozenset(".!?")  # (a line break is no end: "x 2,\ny 3" is how it was typed)
 # words before a sentence's first word that say nothing of its mood ("ok, so is the rover ...")
 FILLERS = frozenset({"ok", "okay", "so", "hey", "hi", "hello", "well", "now", "and", "but",
@@ -67,11 +70,16 @@ SUPPOSE: tuple[tuple[str, ...], ...] = (
 # anywhere in a sentence that names no action of the crew: what tells what happened
 PAST: tuple[tuple[str, ...], ...] = (
     ("yesterday",), ("ago",), ("last", "night"), ("last", "week"), ("last", "month"),
-    ("last", "year"), ("last", "time"), ("earlier", "today"), ("previously",))
+    ("last", "year"), ("last", "time"), ("earlier",), ("earlier", "today"), ("previously",),
+    ("this", "morning"))
 # anywhere in a sentence, not after "not" ("now, not tomorrow"): what asks for later
 LATER: tuple[tuple[str, ...], ...] = (
     ("tomorrow",), ("tonight",), ("next", "week"), ("next", "month"), ("next", "year"),
-    ("later", "today"), ("later", "tonight"), ("not", "now"),
+    ("later", "today"), ("later", "tonight"), ("not", "now"), ("this", "afternoon"),
+    ("this", "evening"), ("after", "lunch"), ("after", "dinner"), ("at", "noon"),
+    ("at", "midnight"), ("in", "an", "hour"), ("in", "half", "an", "hour"),
+    ("in", "a", "few", "minutes"), ("in", "a", "minute"), ("in", "the", "morning"),
+    ("in", "the", "afternoon"), ("in", "the", "evening"),
     *(("on", "my", w) for w in ("mark", "signal", "command", "go", "order", "word")),
     *(("wait", "for", "my", w) for w in ("go", "signal", "command", "order", "word", "ok",
                                          "okay")),
@@ -161,10 +169,12 @@ def idle_parts(words: Sequence[str], seps: Sequence[str], verbs: frozenset[str],
     ``find``, ``said`` and ``vocabulary`` (its distinct words): the request's reading's
     (:class:`crewgate.text.intent.Reading`)."""
     n = len(words)
-    cues = find(_CUES)
+    cues = [(a, b, _KIND[tuple(words[a:b])]) for a, b in find(_CUES)]
+    if not _CLOCK.isdisjoint(vocabulary):
+        cues = sorted([*cues, *_clock_times(words, seps, find)])
     if not cues and OPENINGS.isdisjoint(vocabulary):
         return ()  # no sentence can open as anything but what may ask (most requests)
-    plan_only = next((c for c in cues if _KIND[tuple(words[c[0]:c[1]])] is PLAN_KIND), None)
+    plan_only = next(((a, b) for a, b, kind in cues if kind is PLAN_KIND), None)
     if plan_only is not None:
         return (Idle(PLAN_KIND, said(*plan_only), 0, n),)
     spans = sentences(words, seps)
@@ -172,11 +182,10 @@ def idle_parts(words: Sequence[str], seps: Sequence[str], verbs: frozenset[str],
     if cues:
         starts = [s for s, _, _ in spans]
         acts: set[int] = set()  # sentences found to name an action (each looked at once)
-        for start, end in cues:
+        for start, end, kind in cues:
             k = bisect_right(starts, start) - 1
             if k in marked or (end - start == 1 and start and words[start - 1] in _NOT):
                 continue
-            kind = _KIND[tuple(words[start:end])]
             if kind is TELLS:
                 s, e, _ = spans[k]
                 if k in acts or not verbs.isdisjoint(words[s:e]):
@@ -189,6 +198,33 @@ def idle_parts(words: Sequence[str], seps: Sequence[str], verbs: frozenset[str],
         if found is not None:
             out.append(Idle(*found, start, end))
     return tuple(out)
+
+
+_CLOCK = frozenset({"in", "at"})
+_HOURS = frozenset({"am", "pm", "oclock", "o"})
+
+
+def _clock_times(words: Sequence[str], seps: Sequence[str], find: Find
+                 ) -> list[tuple[int, int, str]]:
+    """A time of day or a delay said with a number: for later ("in 10 minutes", "in two
+    hours", "at 3 pm", "at 3pm", "at 15:00")."""
+    out = []
+    n = len(words)
+    for k, _ in find((("in",), ("at",))):
+        if k + 2 > n:
+            continue
+        number = words[k + 1]
+        after = words[k + 2] if k + 2 < n else ""
+        if words[k] == "in":  # "in 10 minutes", "in two hours"
+            if (number[0].isdigit() or number in SPELLED_FIRST) and after in TIMES:
+                out.append((k, k + 3, LATER_KIND))
+        elif not number[0].isdigit():
+            continue
+        elif number[-2:] in ("am", "pm") and number[:-2].isdigit():  # "at 3pm"
+            out.append((k, k + 2, LATER_KIND))
+        elif after in _HOURS or (seps[k + 1] == ":" and after.isdigit()):  # "at 3 pm", "15:00"
+            out.append((k, k + 3, LATER_KIND))
+    return out
 
 
 def _at(words: Sequence[str], k: int, end: int,
