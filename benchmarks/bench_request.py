@@ -83,7 +83,8 @@ KINDS: dict[str, Callable[[int], str]] = {
     # subjects dropped by what follows them, and actions passed over (each a scope of its own)
     "dropped and passed over": _repeat("searching x 1 to 2, y 3 is not needed, skip landing; "),
     "questions": _repeat("is the rover able to? what if, rover, can you tell me "),
-    "what happened and for later": _repeat("the rover drove there yesterday and send it tomorrow "),
+    "what happened and for later": _repeat(
+        "the rover drove there yesterday and send it tomorrow at 3 pm in 10 minutes "),
     "typographic marks": _repeat("x \u20131\uff0c y \u22122 \u200bdon\u2019t ro\u00adver "),
     "nested brackets": lambda n: "([" * (n // 4) + "])" * (n // 4),
     "phrase triggers": _repeat("bring me the to the "),

@@ -53,7 +53,7 @@ PADDING = {
     # one sentence of what happened and what is for later (each sentence looked at once)
     "questions": lambda: _repeat("is the rover able to? what if, rover, can you tell me "),
     "what happened and for later": lambda: _repeat(
-        "the rover drove there yesterday and send it tomorrow "),
+        "the rover drove there yesterday and send it tomorrow at 3 pm in 10 minutes "),
     "typographic marks": lambda: _repeat("x \u20131\uff0c y \u22122 \u200bdon\u2019t ro\u00adver "),
 }
 
