@@ -34,6 +34,8 @@ from crewgate.text.request import RequestFacts
 CREW_NAMES = ("sar", "g1_go2")
 CREWS: dict[str, Crew] = {name: load_crew(name) for name in CREW_NAMES}
 SUITES: dict[str, Suite] = {name: load_suite(name, "extended") for name in CREW_NAMES}
+# the off-domain requests that are questions: the gate's refusal is that they ask nothing
+_QUESTIONS = {"sar:off_03", "g1_go2:off_02", "g1_go2:off_06"}
 STUDY: dict[str, Suite] = {name: load_suite(name, "study") for name in CREW_NAMES}
 ORACLE: dict[str, dict[str, dict[str, Any]]] = yaml.safe_load(
     (Path(__file__).parents[1] / "data" / "study_oracle.yaml").read_text(encoding="utf-8"))
@@ -155,7 +157,9 @@ def test_fields_are_consistent(crew: str) -> None:
             assert plan == {"workflow": None, "steps": []}, s.id
             assert s.robots == [], s.id
             assert s.should_block, s.id
-            assert s.expect_codes == ["unknown_workflow"], s.id
+            # a request the crew cannot do; a question, which asks nothing (nothing_asked)
+            assert s.expect_codes == (["nothing_asked"] if f"{crew}:{s.id}" in _QUESTIONS
+                                      else ["unknown_workflow"]), s.id
             continue
         assert s.workflow in spec.workflows, s.id
         assert s.robots == spec.workflows[s.workflow].robots, s.id
@@ -213,7 +217,7 @@ def test_reference_plan_end_to_end(crew: str, scenario: Scenario) -> None:
         _assert_outcome(crew, s, result)
     elif s.family == "planner":
         assert result.status == "refused", why
-        assert "unknown_workflow" in result.codes, why
+        assert s.expect_codes[0] in result.codes, why
         assert steps == []
     elif RUNTIME in s.tags:
         # the orchestrator halts on the failure and runs the fallback; a failure is not a verdict

@@ -31,6 +31,8 @@ from crewgate.suites import Scenario, Suite, load_suite, packaged_suites
 CREW_NAMES = ("sar", "g1_go2")
 CREWS: dict[str, Crew] = {name: load_crew(name) for name in CREW_NAMES}
 SUITES: dict[str, Suite] = {name: load_suite(name, "holdout") for name in CREW_NAMES}
+# the off-domain requests that are questions: the gate's refusal is that they ask nothing
+_QUESTIONS = {"g1_go2:ho_blk_offdomain_01"}
 STUDY: dict[str, Suite] = {name: load_suite(name, "study") for name in CREW_NAMES}
 
 CATEGORIES = {"nominal", "out_of_bounds", "unknown_destination", "unknown_object",
@@ -137,7 +139,9 @@ def test_fields_are_consistent(crew: str) -> None:
             assert plan == {"workflow": None, "steps": []}, s.id
             assert s.robots == [], s.id
             assert s.faults == [], s.id
-            assert s.expect_codes == ["unknown_workflow"], s.id
+            # a request the crew cannot do; a question, which asks nothing (nothing_asked)
+            assert s.expect_codes == (["nothing_asked"] if f"{crew}:{s.id}" in _QUESTIONS
+                                      else ["unknown_workflow"]), s.id
             continue
         assert s.workflow in spec.workflows, s.id
         assert s.robots == spec.workflows[s.workflow].robots, s.id

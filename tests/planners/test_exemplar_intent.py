@@ -94,13 +94,13 @@ def test_what_moves_is_what_was_asked(planners: dict[str, ExemplarPlanner], crew
     # the planner's answer has no step, as it should; the refusal names why (no plan is asked
     # for again: none could do otherwise)
     ("g1_go2", "Bring the red cube to room_a. Actually no, never mind, don't move anything.",
-     ["unknown_workflow", "retracted_request"],
+     ["retracted_request"],
      "the request takes back what it asked (\"don't move anything\")"),
     ("sar", "How long would it take the rover to drive to x 2, y 3?",
-     ["unknown_workflow", "nothing_asked"],
+     ["nothing_asked"],
      "the request asks a question ('how long would it take the rover to ...') and asks nothing "
      "to move now: nothing to plan"),
-    ("g1_go2", "Walk the dog to room_b on my mark.", ["unknown_workflow", "nothing_asked"],
+    ("g1_go2", "Walk the dog to room_b on my mark.", ["nothing_asked"],
      "the request asks for it later ('on my mark') and asks nothing to move now"),
     ("g1_go2", "Carry the bottle to table_b and then come back home.",
      ["unknown_workflow", "dropped_request"],

@@ -186,9 +186,13 @@ class Gate:
                 if keys is not None:
                     kept.put_step(keys[index], index, facts, settled)
             steps.append(settled)
-        plan_level = Findings(None, list(shape.problems))
         held = self.intent.held(cast(list[PlannedStep], [s.planned for s in steps]), facts,
                                 [s.direct for s in steps])  # PLAN mode: every step's made
+        # no step is the answer to a request that takes back or asks nothing: why the plan is
+        # refused is the request's, not that it names no workflow
+        answered = not steps and (held.brief.retracted is not None
+                                  or held.brief.idle is not None)
+        plan_level = Findings(None, [] if answered else list(shape.problems))
         self.intent.check_plan(held.brief, held.steps, plan_level)
         verdicts: list[StepVerdict] = []  # each step's, when nothing that can change adds to it
         for index, (step, settled) in enumerate(zip(plan.steps, steps, strict=True)):
