@@ -88,6 +88,8 @@ def test_the_parts_that_ask_nothing_now(text: str, parts: list[tuple[str, str, i
     "Search x in [-5.5, 5.5], y in [0, 3].",
     "Take off to 5 m, then go to x 2, y 3 at 2 m/s.",
     "Land earlier than planned.",
+    "What a day. Now send the rover there.",
+    "What a day, now send the rover there.",
 ])
 def test_what_asks_or_may_ask(text: str) -> None:
     assert idle(text) == []

@@ -4,8 +4,9 @@ A request can name robots, actions and values without asking for any of it. It a
 ("how long would it take the rover to drive to x 2, y 3?", "is the drone able to ...?", "did
 the drone search ...?"), asks to be told ("explain how the drone would search ..."), supposes
 ("what if the rover drove to ..."), tells what happened ("the rover drove to x 2, y 3
-yesterday"), or asks for later ("tomorrow", "on my mark", "wait for my go", "not now"); or it
-asks for a plan only ("don't execute it", "dry run"), which holds for the whole request.
+yesterday"), or asks for later ("tomorrow", "at 3 pm", "in 10 minutes", "on my mark", "wait
+for my go", "not now"); or it asks for a plan only ("don't execute it", "dry run"), which holds
+for the whole request.
 
 :func:`idle_parts` reads each sentence's opening words and cues and gives the parts that ask
 nothing now, with the words that say so. It is crew-agnostic: which of the request's robots,
@@ -19,11 +20,13 @@ and "could" open a request whoever follows ("can the rover drive to x 2, y 3?");
 of ability in other words does not ("is the rover able to ...", "would the rover be able to
 ..."). A question needs its mark where its first word can also open a command or a condition
 ("do", "have", "will", "should", "when", "where": "do a sweep", "have the rover drive",
-"should the victim be found, send the rover"); the others ("how", "what", "why", "which",
-"who", "is", "are", "did", "does", "has", "was") open a question with or without it.
+"should the victim be found, send the rover"), or an exclamation ("what a day, now send the
+rover ..."); the others ("how", "what", "why", "which", "who", "is", "are", "did", "does",
+"has", "was") open a question with or without it.
 
 Reading is linear: sentence ends are found over the distinct separators (in C), each sentence
-is looked at by its first few words, and the cues are found by :meth:`Reading.find`.
+is looked at by its first few words, and the cues are found by :meth:`Reading.find` (a time
+said with a number, "at 3 pm", by the few words after each "at" and "in").
 """
 
 from __future__ import annotations
@@ -275,6 +278,8 @@ def _kind(words: Sequence[str], k: int, end: int, question: bool,
         return ""
     if first not in verbs and _at(words, k, end, _TELL):
         return TOLD
+    if first == "what" and after in ("a", "an") and not question:
+        return None  # "what a day, now send the rover": an exclamation
     if first in QUESTION_WORDS or first in BARE_AUXILIARIES or (question and (
             first in MARKED_QUESTION_WORDS or first in MARKED_AUXILIARIES)):
         return ASKS
