@@ -577,7 +577,7 @@ class Reading:
         happened, what is asked for later, or the whole request when it asks for a plan only
         (:mod:`crewgate.text.mood`)."""
         return idle_parts(self.words, self.seps, self.verbs, self.find, self.said,
-                          self._vocabulary)
+                          self._vocabulary, self.text)
 
     @_once
     def nothing_moves(self) -> str | None:

@@ -31,6 +31,7 @@ said with a number, "at 3 pm", by the few words after each "at" and "in").
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from itertools import compress
@@ -165,15 +166,16 @@ OPENINGS = frozenset({*QUESTION_WORDS, *MARKED_QUESTION_WORDS, *BARE_AUXILIARIES
 
 
 def idle_parts(words: Sequence[str], seps: Sequence[str], verbs: frozenset[str], find: Find,
-               said: Said, vocabulary: frozenset[str]) -> tuple[Idle, ...]:
+               said: Said, vocabulary: frozenset[str], text: str) -> tuple[Idle, ...]:
     """The parts of the request that ask nothing now (see the module's doc), in order; a plan
     only is one part, the whole request. ``verbs``: the first words of the crew's actions
     ("the rover drove there yesterday" tells; "send the rover where it was yesterday" asks);
-    ``find``, ``said`` and ``vocabulary`` (its distinct words): the request's reading's
-    (:class:`crewgate.text.intent.Reading`)."""
+    ``find``, ``said``, ``vocabulary`` (its distinct words) and ``text``: the request's
+    reading's (:class:`crewgate.text.intent.Reading`)."""
     n = len(words)
     cues = [(a, b, _KIND[tuple(words[a:b])]) for a, b in find(_CUES)]
-    if not _CLOCK.isdisjoint(vocabulary):
+    if not _CLOCK.isdisjoint(vocabulary) and (not _CLOCK_HINTS.isdisjoint(vocabulary)
+                                              or ":" in text or _GLUED_HOUR.search(text)):
         cues = sorted([*cues, *_clock_times(words, seps, find)])
     if not cues and OPENINGS.isdisjoint(vocabulary):
         return ()  # no sentence can open as anything but what may ask (most requests)
@@ -205,6 +207,9 @@ def idle_parts(words: Sequence[str], seps: Sequence[str], verbs: frozenset[str],
 
 _CLOCK = frozenset({"in", "at"})
 _HOURS = frozenset({"am", "pm", "oclock", "o"})
+# what a time said with a number has besides "in" and "at" (else none is looked for)
+_CLOCK_HINTS = TIMES | _HOURS
+_GLUED_HOUR = re.compile(r"\d[ap]m\b", re.IGNORECASE)
 
 
 def _clock_times(words: Sequence[str], seps: Sequence[str], find: Find
