@@ -272,6 +272,18 @@ def test_a_stay_said_past_an_aside_rules_the_robot_out(sar: Crew, request_: str,
         (2, "excluded_robot", f"the request rules out tb3: {said!r}")]
 
 
+def test_never_mind_before_a_thing_takes_nothing_back(sar: Crew) -> None:
+    """"Never mind the mud" is no retraction ("never mind." is); "never mind the rover" rules
+    the rover out."""
+    assert found(check(sar, "Send the rover to x 2, y 3 and never mind the mud.", GO_23)) == []
+    sad = plan("search_and_dispatch", *SEARCH, DISPATCH)
+    assert found(check(sar, "Search x 0 to 5, y 0 to 5 with the drone; never mind the rover.",
+                       sad)) == [
+        (2, "excluded_robot", "the request rules out tb3: 'never mind the rover'")]
+    assert codes(check(sar, "Search x 0 to 5, y 0 to 5 and send the rover. Never mind that.",
+                       sad)) == [(None, "retracted_request")]
+
+
 def test_a_request_that_asks_nothing_refuses_every_step_at_dispatch_too(sar: Crew) -> None:
     request = "What if the rover drove to x 2, y 3?"
     p = parse_plan(GO_23)

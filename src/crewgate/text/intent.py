@@ -46,7 +46,9 @@ _NARROW_CUES = (("skip",), ("skipping",), ("instead", "of"), ("rather", "than"),
                 # a place kept away from ("stay out of the charger and walk to room_a")
                 ("stay", "out", "of"), ("stay", "away", "from"), ("stay", "clear", "of"),
                 ("keep", "out", "of"), ("keep", "away", "from"), ("keep", "clear", "of"),
-                ("steer", "clear", "of"), ("nobody",))
+                ("steer", "clear", "of"), ("nobody",),
+                # "never mind the rover" (before a thing: no retraction, Reading._minds)
+                ("never", "mind"))
 NEGATIONS: tuple[tuple[str, ...], ...] = (
     ("do", "not"), ("don", "t"), ("dont",), ("does", "not"), ("doesn", "t"), ("must", "not"),
     ("mustn", "t"), ("should", "not"), ("shouldn", "t"), ("never",), ("not",), ("no",),
@@ -121,6 +123,7 @@ NOTHING_MOVES: tuple[tuple[str, ...], ...] = (
 )
 TAKING_BACK = RETRACTIONS + NOTHING_MOVES  # what takes back what came before
 _LONGEST_NEGATION = max(map(len, NEGATIONS))
+_NEVER_MIND = ("never", "mind")
 _LONGEST_TAKING_BACK = max(map(len, TAKING_BACK))
 # the words a subject that is dropped may have: as many as a negation's scope reaches from its
 # cue's first word (Reading.negating looks that far back for the scope of a word)
@@ -227,6 +230,9 @@ LIGHT_VERBS = frozenset({"give", "put", "take", "do", "make", "have", "get", "ke
 LIGHT_REACH = 5  # words after a light verb in which the action it lends to may stand
 # "in my hand", "a wave of the hand": after these a word is a thing, not an action
 DETERMINERS = frozenset({"the", "my", "your", "his", "her", "our", "their", "its"})
+# after "never mind", what begins a thing it is said of ("never mind the mud"; "never mind that"
+# takes back)
+_MINDED = (ARTICLES | DETERMINERS | {"about"}) - {"that", "this"}
 PLACE_PREPOSITIONS = frozenset({"in", "into", "on", "onto", "to", "from", "at", "by", "with",
                                 "of"})
 COLLECTIVES = ("robot", "unit", "asset", "vehicle", "machine", "motion", "movement", "crew",
@@ -441,6 +447,8 @@ class Reading:
                 continue
             if self._in_taking_back(start):
                 continue  # "actually no" takes back; it does not negate what follows
+            if words[start:end] == ("never",) and words[end:end + 1] == ("mind",):
+                continue  # "never mind ...": its own cue
             if self._conditioned(start):
                 continue  # "if you don't find them": a condition, not a prohibition
             if start and self.words[start - 1] == "why":
@@ -558,8 +566,17 @@ class Reading:
 
     @_once
     def _taking_back(self) -> list[tuple[int, int]]:
-        """Where the cues that take back what came before stand (read by two rules)."""
-        return self.find(TAKING_BACK)
+        """Where the cues that take back what came before stand (read by two rules); "never
+        mind" before a thing ("never mind the mud", "never mind the rover") takes nothing
+        back: it is a negation of that thing (``NEGATIONS``)."""
+        return [(start, end) for start, end in self.find(TAKING_BACK)
+                if not self._minds(start, end)]
+
+    def _minds(self, start: int, end: int) -> bool:
+        """Whether the cue [start, end) is "never mind" before a thing it is said of."""
+        words = self.words
+        return words[start:end] == _NEVER_MIND and end < len(words) and words[end] in _MINDED \
+            and self.clause_of[end] == self.clause_of[start] and "," not in self.seps[end - 1]
 
     @_once
     def retraction(self) -> tuple[str, int] | None:
