@@ -254,6 +254,14 @@ def test_a_bound_no_value_keeps_to_is_out_of_range(sar: Crew) -> None:
                               "altitude ('above 12 metres'); no value they take is: [1, 10]")
 
 
+def test_a_couple_of_metres_is_two(sar: Crew) -> None:
+    request = "Take off to a couple of metres, search x 0 to 5, y 0 to 5 and land."
+    assert found(check(sar, request, _search_at(None, None))) == [
+        (0, "substituted_value", "the request states 'couple of metres' for iris.takeoff "
+         "altitude; the plan gives 3 (the default)")]
+    assert check(sar, request, _search_at(2.0, None)).accepted
+
+
 def test_a_speed_is_no_altitude(sar: Crew) -> None:
     """"2 m/s" used to state an altitude of 2 m for the search."""
     assert found(check(sar, "Search x 0 to 5, y 0 to 5 at 2 m/s and land.",

@@ -61,3 +61,11 @@ def test_words_that_spell_no_number_read_as_none() -> None:
 ])
 def test_halves(text: str, expected: tuple[float, int] | None) -> None:
     assert spelled(text.split(), 0) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("couple of", (2.0, 2)), ("dozen", (12.0, 1)), ("couple", None), ("couples of", None),
+])
+def test_counts(text: str, expected: tuple[float, int] | None) -> None:
+    """"A couple of metres" states 2 m (a plan's default of 3 m used to be accepted)."""
+    assert spelled(text.split(), 0) == expected

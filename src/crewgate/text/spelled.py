@@ -4,7 +4,8 @@ to it alike.
 
 A spelled number is read from folded words (:mod:`crewgate.text.words`: "twenty-five" is the
 words "twenty" and "five"), at most a few words long, from 0 to 999 with an optional decimal part
-read digit by digit ("two point five", "one point two five"). Reading one is bounded by its
+read digit by digit ("two point five", "one point two five"), and "a couple of" (2) and "a dozen"
+(12). Reading one is bounded by its
 longest form (``LONGEST`` words); a reader looks it up only where a word of :data:`FIRST` stands.
 """
 
@@ -24,7 +25,10 @@ TENS: dict[str, int] = {
     "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
     "eighty": 80, "ninety": 90,
 }
-FIRST = frozenset(ONES) | frozenset(TENS) | {"half"}  # the words a spelled number begins with
+# "a couple of metres", "a dozen metres": a number said as a word of quantity
+COUNTS: dict[tuple[str, ...], int] = {("couple", "of"): 2, ("dozen",): 12}
+# the words a spelled number begins with
+FIRST = frozenset(ONES) | frozenset(TENS) | {"half"} | {c[0] for c in COUNTS}
 DECIMALS = 4  # digits read after "point", at most
 AND_A_HALF = ("and", "a", "half")  # "one and a half", "2 and a half"
 # "nine hundred and ninety nine point d d d d", or "... and a half"
@@ -51,6 +55,9 @@ def spelled(words: Sequence[str], i: int) -> tuple[float, int] | None:
     number begins there ("half a" is 0.5: "half a metre")."""
     if i < len(words) and words[i] == "half":
         return (0.5, i + 2) if tuple(words[i + 1:i + 2]) in (("a",), ("an",)) else None
+    for count, value in COUNTS.items():
+        if tuple(words[i:i + len(count)]) == count:
+            return float(value), i + len(count)
     first = _below_hundred(words, i)
     if first is None:
         return None
@@ -90,5 +97,5 @@ def with_unit(words: Sequence[str], i: int) -> tuple[float, str, int] | None:
     return value, words[end], end + 1
 
 
-__all__ = ["AND_A_HALF", "FIRST", "LONGEST", "ONES", "TENS", "and_a_half", "spelled",
+__all__ = ["AND_A_HALF", "COUNTS", "FIRST", "LONGEST", "ONES", "TENS", "and_a_half", "spelled",
            "with_unit"]
