@@ -292,6 +292,25 @@ def test_never_mind_before_a_thing_takes_nothing_back(sar: Crew) -> None:
                        sad)) == [(None, "retracted_request")]
 
 
+@pytest.mark.parametrize(("request_", "said"), [
+    ("Search x 0 to 5, y 0 to 5 and stay airborne.", "stay airborne"),
+    ("Search x 0 to 5, y 0 to 5 and keep hovering.", "keep hovering"),
+    ("Search x 0 to 5, y 0 to 5, then keep the drone in the air.", "keep the drone in the air"),
+    ("Search x 0 to 5, y 0 to 5; the drone must stay airborne.", "stay airborne"),
+])
+def test_a_state_the_request_keeps_rules_out_what_ends_it(sar: Crew, request_: str,
+                                                          said: str) -> None:
+    assert found(check(sar, request_, plan("search_only", *SEARCH, LAND))) == [
+        (2, "negated_step", f"the request keeps iris airborne ({said!r}); iris.land ends it")]
+
+
+def test_a_robot_kept_in_a_state_is_not_ruled_out(sar: Crew) -> None:
+    """"The drone must stay airborne" used to rule the drone out, its search too."""
+    request = ("Search x 0 to 5, y 0 to 5; the drone must stay airborne, and send the rover to "
+               "the victim.")
+    assert found(check(sar, request, plan("search_and_dispatch", *SEARCH, DISPATCH))) == []
+
+
 def test_a_request_that_asks_nothing_refuses_every_step_at_dispatch_too(sar: Crew) -> None:
     request = "What if the rover drove to x 2, y 3?"
     p = parse_plan(GO_23)

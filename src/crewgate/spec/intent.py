@@ -22,7 +22,15 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 from crewgate.codes import Code, Findings, Problem
 from crewgate.spec.base import Rule
 from crewgate.text.inflect import gerund
-from crewgate.text.intent import WINDOW, Mention, PhraseTable, Quantity, Reading, Scope
+from crewgate.text.intent import (
+    MODAL_REACH,
+    WINDOW,
+    Mention,
+    PhraseTable,
+    Quantity,
+    Reading,
+    Scope,
+)
 from crewgate.text.mood import PLAN_KIND, Idle
 from crewgate.text.request import RequestFacts, Zone
 from crewgate.text.units import unit_key
@@ -49,6 +57,10 @@ CONTEXT = (("from",), ("i", "m", "at"), ("i", "am", "at"), ("we", "re", "at"),
            ("s", "on"), ("sits", "on"), ("lies", "on"), ("located", "at"), ("currently", "at"),
            ("still", "at"))
 TOLERANCE = 1e-3
+# the names a robot's state is kept by, beside the field's own ("stay airborne", "keep
+# hovering", "remain in the air"): a boolean field of one of these names, kept true
+KEPT_STATES: dict[str, tuple[str, ...]] = {
+    "airborne": ("aloft", "hovering", "flying", "in the air", "in flight", "up in the air")}
 CEASE = frozenset({"stop", "stopping", "quit", "cease"})  # before a gerund: "stop searching"
 
 
@@ -92,6 +104,8 @@ class Brief:
     context: set[str] = field(default_factory=set)  # places stated as where someone is
     objects: list[Mention] = field(default_factory=list)
     stated: list[Stated] = field(default_factory=list)
+    # states the request keeps ("stay airborne"): the robots, the field, the saying
+    keeps: list[tuple[frozenset[str], str, str]] = field(default_factory=list)
     # quantities said as bounds ("below 4 metres"), with every parameter in their unit of the
     # robots they are said of: what no value of those may go beyond
     bounds: list[Stated] = field(default_factory=list)
@@ -433,6 +447,12 @@ class IntentChecks:
             self._stated_step(stated, steps, step, f)
         for bound in brief.bounds:
             self._bounded_step(bound, step, f)
+        for robots, state, said in brief.keeps:
+            if step.robot in robots and any(
+                    field_ == state and owner in ("", step.robot) and value is False
+                    for owner, field_, value in self._skill(step.ref)._effects):
+                f.add(Code.NEGATED_STEP, f"the request keeps {step.robot} {state} ({said!r}); "
+                      f"{step.ref} ends it")
 
     def _who(self, brief: Brief, step: PlannedStep, f: Findings) -> None:
         if step.robot in brief.excluded:
@@ -568,6 +588,14 @@ class Intent(IntentChecks, Rule):
             for slot in ("location", "object", "point", "zone")}
         self.places = _freeze({_phrases(p): {n} for n, loc in crew.locations.items()
                                for p in (n, *loc.aliases) if _phrases(p)})
+        # each robot's boolean state a request can keep ("airborne"), by its names
+        states: dict[tuple[str, ...], set[str]] = {}
+        for name, robot in crew.robots.items():
+            for fname, state in robot.state.items():
+                if state.type == "bool" and fname in KEPT_STATES:
+                    for phrase in (fname.replace("_", " "), *KEPT_STATES[fname]):
+                        states.setdefault(_phrases(phrase), set()).add(f"{name}.{fname}")
+        self.states = _freeze(states)
         self.objects = _freeze({_phrases(p): {n} for n, obj in crew.objects.items()
                                 for p in (n, *obj.aliases) if _phrases(p)})
 
@@ -655,7 +683,7 @@ class Intent(IntentChecks, Rule):
             "another robot. If the named robot cannot do it, answer with no steps.",
             "- A robot the request rules out (\"do not send ...\", \"... only\", \"keep ... on "
             "the ground\", \"without ...\") takes no step; nor does anything the request says not "
-            "to do.",
+            "to do, nor a step that ends a state it keeps (\"stay airborne\": no landing).",
             "- Every value the request states (a number with its unit, a zone, a point, a place, "
             "an object) goes into the parameter it is for, in the parameter's unit (\"10 feet\" "
             "is 3.048 m), never a default or another value; "
@@ -690,6 +718,8 @@ class Intent(IntentChecks, Rule):
         if parts:
             brief.idle = self._idle(reading, start, parts)
         asked = _outside(parts, start) if parts and brief.idle is None else start.__le__
+        states = reading.kept(self.states) if self.states else []
+        keeping = {k for _, k in states}  # where a verb keeps a state ("must stay airborne")
         known: list[int] | None = None  # where actions, places and objects are named
         agents: list[Mention] = []  # robots named, in order: who does the verbs after them
         # (the last named before a verb in its part of the clause)
@@ -702,6 +732,9 @@ class Intent(IntentChecks, Rule):
             if negated is not None and reading.negating(m.start) is not None:
                 negated_robots.append(m)
                 continue
+            if negated is not None and keeping and not keeping.isdisjoint(
+                    range(m.end, m.end + MODAL_REACH + 2)):
+                negated = None  # "the drone must stay airborne": kept flying, not ruled out
             if negated is None and (at := reading.modal_negation(m.start, m.end)) is not None:
                 if known is None:
                     known = self._known(reading)
@@ -775,6 +808,13 @@ class Intent(IntentChecks, Rule):
         # a negation a bound says ("do not fly above 4 metres": at most 4) rules out nothing
         # up to the bound's value ("do not climb above 2 m or send the rover": the rover)
         bounded = {q.start: q.end for q in reading.quantities if q.bound}
+        for m, k in states:  # (of the robots its clause names, when it names one of them)
+            named = brief.clause_robots.get(m.clause, set())
+            for field_ in {ref.partition(".")[2] for ref in m.referents}:
+                robots = {ref.partition(".")[0] for ref in m.referents
+                          if ref.endswith(f".{field_}")}
+                brief.keeps.append((frozenset(robots & named or robots), field_,
+                                    reading.said(k, m.end)))
         if bounded and (negated_actions or negated_robots):
             negated_actions, negated_robots = (
                 [m for m in found if (scope := reading.negating(m.start)) is None

@@ -194,6 +194,11 @@ _BEFORE_NEGATION = _FIRST_MODALS | {"not", "never", "cannot"}
 _STAYS_AFTER: dict[str, list[tuple[str, ...]]] = {}  # the cues by their first word, in order
 for _cue in STAYS:
     _STAYS_AFTER.setdefault(_cue[0], []).append(_cue)
+# verbs that keep a robot in a state ("stay airborne", "keep the drone in the air", "remain
+# aloft"): what would end the state is ruled out (the states are the crew's: Reading.kept)
+KEEPING = frozenset({"stay", "stays", "remain", "remains", "keep", "keeps", "continue",
+                     "continues"})
+KEEP_REACH = 4  # words from such a verb to the state, at most ("keep the drone in the air")
 # a word set off by commas after a mention, said of it in passing ("the rover, however, stays")
 ASIDES = frozenset({"however", "though", "meanwhile", "too", "also", "again", "instead",
                     "likewise", "therefore", "then"})
@@ -643,6 +648,23 @@ class Reading:
             out.append(tuple_of(Mention, (start, end, " ".join(phrase), table[phrase],
                                           self.clause_of[start], negated,
                                           self._exclusive(start, end), False)))
+        return out
+
+    def kept(self, table: PhraseTable) -> list[tuple[Mention, int]]:
+        """The mentions of a table of states that a verb keeping them (``KEEPING``) comes
+        before in their clause, at most ``KEEP_REACH`` words before and no comma between,
+        with where that verb stands; not a negated one ("don't stay airborne")."""
+        out = []
+        words, seps = self.words, self.seps
+        for m in self.mentions(table):
+            if m.negated is not None:
+                continue
+            for k in range(m.start - 1, max(-1, m.start - 1 - KEEP_REACH), -1):
+                if self.clause_of[k] != m.clause or "," in seps[k]:
+                    break
+                if words[k] in KEEPING:
+                    out.append((m, k))
+                    break
         return out
 
     def actions(self, table: PhraseTable, things: Iterable[Mention]) -> list[Mention]:
