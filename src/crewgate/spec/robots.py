@@ -220,7 +220,9 @@ class Robot(SpecModel):
     )
     state: dict[Name, StateField] = Field(
         default_factory=dict,
-        description="Live state fields. `available` (bool) is implicit on every robot.",
+        description="Live state fields. `available` (bool) is implicit on every robot. A bool "
+        "field named `airborne` is one a request can keep (\"stay airborne\", \"keep "
+        "hovering\"): the gate then refuses a step whose effects end it.",
     )
     skills: dict[Name, Skill] = Field(min_length=1, description="The robot's skill library.")
     liveness_timeout_s: float = Field(
