@@ -13,8 +13,11 @@ from crewgate.ros2.runtime import interface, qos
 from crewgate.ros2.section import Ros2Skill
 from crewgate.world import World
 
-# A topic skill's done_when is not read before this: the condition may hold before the robot has
-# reacted to the message ("moving == false" before it sets off), and that is not the skill's end.
+# A topic skill's done_when may hold before the robot has reacted to the message ("moving ==
+# false" before it sets off), and that is not the skill's end: it ends once the condition, seen
+# not to hold since the message was sent, holds again; or, never seen not to hold (a motion that
+# begins and ends between two of the robot's state reports), once it holds after the skill's
+# nominal duration, and never before this.
 DONE_WHEN_AFTER_S = 0.2
 
 
@@ -95,6 +98,7 @@ class WiredCall:
         self.goal_handle: Any = None
         self.result_future: Any = None
         self.cancelled = False
+        self.began = False  # its done_when was seen not to hold since the message was sent
         kind = endpoint.kind
         if wiring.kind == "topic":
             endpoint.handle.publish(fill(kind(), wiring.fields, command))
@@ -116,8 +120,11 @@ class WiredCall:
         if kind == "topic":
             cond = self.wiring.done_when
             if cond is not None:
-                if time.monotonic() - self.started > DONE_WHEN_AFTER_S and \
-                        cond.holds(self.world.robots, self.command.robot):
+                if not cond.holds(self.world.robots, self.command.robot):
+                    self.began = True
+                    return RUNNING
+                elapsed = time.monotonic() - self.started
+                if self.began or elapsed >= max(DONE_WHEN_AFTER_S, self.duration):
                     return Progress(Status.SUCCEEDED)
                 return RUNNING
             done = time.monotonic() - self.started >= self.duration
