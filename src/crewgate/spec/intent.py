@@ -188,13 +188,19 @@ def _meets(span: tuple[float, float], bound: str, limit: float) -> bool:
         low <= limit <= high and bound in ("<=", ">="))
 
 
+def _part_at(parts: Sequence[Idle], starts: Sequence[int], word: int) -> int | None:
+    """The index of the part that holds the word (``starts``: where each part begins, in
+    order), or None."""
+    k = bisect_right(starts, word) - 1
+    return k if k >= 0 and word < parts[k].end else None
+
+
 def _outside(parts: Sequence[Idle], start: int) -> Callable[[int], bool]:
     """Whether a word is asked: at ``start`` or after, in no part that asks nothing now."""
     starts = [p.start for p in parts]
 
     def asked(word: int) -> bool:
-        k = bisect_right(starts, word) - 1
-        return word >= start and (k < 0 or word >= parts[k].end)
+        return word >= start and _part_at(parts, starts, word) is None
     return asked
 
 
@@ -450,7 +456,7 @@ class IntentChecks:
         for robots, state, said in brief.keeps:
             if step.robot in robots and any(
                     field_ == state and owner in ("", step.robot) and value is False
-                    for owner, field_, value in self._skill(step.ref)._effects):
+                    for owner, field_, value in self._skill(step.ref).split_effects):
                 f.add(Code.NEGATED_STEP, f"the request keeps {step.robot} {state} ({said!r}); "
                       f"{step.ref} ends it")
 
@@ -841,8 +847,8 @@ class Intent(IntentChecks, Rule):
         starts = [p.start for p in parts]
         named: list[set[str]] = [set() for _ in parts]
         for m in (*reading.mentions(self.robots, stays=True), *reading.mentions(self.skills)):
-            k = bisect_right(starts, m.start) - 1
-            if k >= 0 and m.start < parts[k].end:
+            k = _part_at(parts, starts, m.start)
+            if k is not None:
                 named[k] |= m.referents
         return [(p, frozenset(n)) for p, n in zip(parts, named, strict=True) if n]
 
@@ -865,8 +871,8 @@ class Intent(IntentChecks, Rule):
         starts = [p.start for p in parts]
         first = None
         for at in named_at:
-            k = bisect_right(starts, at) - 1
-            if k < 0 or at >= parts[k].end:
+            k = _part_at(parts, starts, at)
+            if k is None:
                 return None  # named where something may be asked
             if first is None:
                 first = parts[k]

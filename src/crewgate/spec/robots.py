@@ -112,7 +112,7 @@ class Skill(SpecModel, Rule):
                      for name, param in self.params.items())
 
     @cached_property
-    def _effects(self) -> tuple[tuple[str, str, Any], ...]:
+    def split_effects(self) -> tuple[tuple[str, str, Any], ...]:
         """The effects as (robot or "" for the skill's own, field, value), read once."""
         return tuple((*_split_effect(key), value) for key, value in self.effects.items())
 
@@ -187,7 +187,7 @@ class Skill(SpecModel, Rule):
         """The state after the step succeeds, from its declared effects (values are read before
         any is written)."""
         updates: list[tuple[str, str, Any]] = []
-        for target, fname, value in self._effects:
+        for target, fname, value in self.split_effects:
             if isinstance(value, Ref):
                 value = resolve(value, robot, self.params.keys(), typed, state)
                 value = UNKNOWN if value is SKIP else value
