@@ -6,7 +6,6 @@ import pytest
 
 from crewgate.text.intent import Reading
 from crewgate.text.mood import sentences
-from crewgate.text.words import word_stream
 
 VERBS = frozenset({"drive", "send", "go", "search", "land", "take", "fly"})
 
@@ -16,8 +15,9 @@ def idle(text: str) -> list[tuple[str, str, int, int]]:
 
 
 def test_sentences_end_at_their_marks_not_at_a_decimal_point() -> None:
-    words, seps = word_stream("Is it at x 2.5, y 3? Drive there!\nThen land,\nslowly")
-    assert sentences(words, seps) == [(0, 8, True), (8, 10, False), (10, 13, False)]
+    r = Reading("Is it at x 2.5, y 3? Drive there!\nThen land,\nslowly")
+    assert sentences(r.seps, r.clause_starts, len(r.words)) == [
+        (0, 8, True), (8, 10, False), (10, 13, False)]
 
 
 @pytest.mark.parametrize(("text", "parts"), [

@@ -598,8 +598,8 @@ class Reading:
         """The parts of the request that ask nothing now: questions, suppositions, what
         happened, what is asked for later, or the whole request when it asks for a plan only
         (:mod:`crewgate.text.mood`)."""
-        return idle_parts(self.words, self.seps, self.verbs, self.find, self.said,
-                          self._vocabulary, self.text)
+        return idle_parts(self.words, self.seps, self.clause_starts, self.verbs, self.find,
+                          self.said, self._vocabulary, self.text)
 
     @_once
     def nothing_moves(self) -> str | None:

@@ -24,7 +24,7 @@ of ability in other words does not ("is the rover able to ...", "would the rover
 rover ..."); the others ("how", "what", "why", "which", "who", "is", "are", "did", "does",
 "has", "was") open a question with or without it.
 
-Reading is linear: sentence ends are found over the distinct separators (in C), each sentence
+Reading is linear: sentences end where the reading's clauses do at a ".", "!" or "?", each sentence
 is looked at by its first few words, and the cues are found by :meth:`Reading.find` (a time
 said with a number, "at 3 pm", by the few words after each "at" and "in").
 """
@@ -34,7 +34,6 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
-from itertools import compress
 from typing import NamedTuple
 
 from crewgate.text.spelled import FIRST as SPELLED_FIRST
@@ -126,19 +125,18 @@ Find = Callable[[tuple[tuple[str, ...], ...]], list[tuple[int, int]]]
 Said = Callable[[int, int], str]
 
 
-def sentences(words: Sequence[str], seps: Sequence[str]) -> list[tuple[int, int, bool]]:
-    """Each sentence's words [start, end) and whether it ends with "?" (a decimal point is no
-    end: "x 2.5")."""
-    n = len(words)
-    ends = {sep: not SENTENCE_ENDS.isdisjoint(sep) for sep in set(seps)}
+def sentences(seps: Sequence[str], clause_starts: Sequence[int], n: int
+              ) -> list[tuple[int, int, bool]]:
+    """Each sentence's words [start, end) and whether it ends with "?": the clause ends (the
+    reading's ``clause_starts``: a decimal point ends none, "x 2.5") that a ".", "!" or "?"
+    makes, of a request of ``n`` words."""
     out: list[tuple[int, int, bool]] = []
     start = 0
-    for i in compress(range(n), map(ends.__getitem__, seps)):
-        sep = seps[i]
-        if sep == "." and i + 1 < n and words[i][-1].isdigit() and words[i + 1][0].isdigit():
-            continue
-        out.append((start, i + 1, "?" in sep))
-        start = i + 1
+    for end in clause_starts[1:]:
+        sep = seps[end - 1]
+        if not SENTENCE_ENDS.isdisjoint(sep):
+            out.append((start, end, "?" in sep))
+            start = end
     if start < n:
         out.append((start, n, False))
     return out
@@ -165,13 +163,14 @@ OPENINGS = frozenset({*QUESTION_WORDS, *MARKED_QUESTION_WORDS, *BARE_AUXILIARIES
                       *MARKED_AUXILIARIES, *_ASKING, "shall", *_SUPPOSE, *_TELL})
 
 
-def idle_parts(words: Sequence[str], seps: Sequence[str], verbs: frozenset[str], find: Find,
-               said: Said, vocabulary: frozenset[str], text: str) -> tuple[Idle, ...]:
+def idle_parts(words: Sequence[str], seps: Sequence[str], clause_starts: Sequence[int],
+               verbs: frozenset[str], find: Find, said: Said, vocabulary: frozenset[str],
+               text: str) -> tuple[Idle, ...]:
     """The parts of the request that ask nothing now (see the module's doc), in order; a plan
     only is one part, the whole request. ``verbs``: the first words of the crew's actions
     ("the rover drove there yesterday" tells; "send the rover where it was yesterday" asks);
-    ``find``, ``said``, ``vocabulary`` (its distinct words) and ``text``: the request's
-    reading's (:class:`crewgate.text.intent.Reading`)."""
+    ``clause_starts``, ``find``, ``said``, ``vocabulary`` (its distinct words) and ``text``:
+    the request's reading's (:class:`crewgate.text.intent.Reading`)."""
     n = len(words)
     cues = [(a, b, _KIND[tuple(words[a:b])]) for a, b in find(_CUES)]
     if not _CLOCK.isdisjoint(vocabulary) and (not _CLOCK_HINTS.isdisjoint(vocabulary)
@@ -182,7 +181,7 @@ def idle_parts(words: Sequence[str], seps: Sequence[str], verbs: frozenset[str],
     plan_only = next(((a, b) for a, b, kind in cues if kind is PLAN_KIND), None)
     if plan_only is not None:
         return (Idle(PLAN_KIND, said(*plan_only), 0, n),)
-    spans = sentences(words, seps)
+    spans = sentences(seps, clause_starts, n)
     marked: dict[int, tuple[str, str]] = {}  # a sentence (its index) -> its kind and saying
     if cues:
         starts = [s for s, _, _ in spans]
