@@ -3,6 +3,7 @@ then ``crewgate run ... --backend ros2`` (the installed console script, in its o
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -75,7 +76,9 @@ def test_estop_command_lands_the_drone_and_release_lets_it_fly(ros: Ros, tmp_pat
     engaged = crewgate("estop", "sar", "--namespace", ros.namespace, "--wait", "15",
                        journal=journal)
     assert engaged.rc == 0, str(engaged)
+    # the robot node holds it, and says so by republishing it: the command heard it taken
     assert f"e-stop engaged on /{ros.namespace}/estop" in engaged.stdout
+    assert engaged.stdout.endswith("; held by crewgate_iris)\n"), str(engaged)
     assert client.wait(lambda: client.latest("iris").get("airborne") is False, 10.0)
     assert client.run("iris", "takeoff").status == "rejected"
     released = crewgate("estop", "sar", "--release", "--namespace", ros.namespace, "--wait",
@@ -115,6 +118,10 @@ def test_status_says_the_estop_is_engaged_and_names_it_for_each_robot(ros: Ros, 
     released = in_process("estop", "sar", "--release", "--namespace", ros.namespace,
                           "--wait", "15", journal=journal)
     assert released.rc == 0, str(released)
+    # it exits once the nodes it heard hold the release (those discovery had not brought in
+    # half a second hear it from the others): a status read at once says so
+    assert re.search(r"; held by (crewgate_iris, crewgate_tb3|crewgate_iris|crewgate_tb3)\)\n$",
+                     released.stdout), str(released)
     free = in_process("status", "sar", "--backend", "ros2", "--namespace", ros.namespace,
                       "--json", journal=journal)
     assert free.rc == 0, str(free)
@@ -131,13 +138,29 @@ def test_estop_with_nobody_listening_says_so(ros: Ros, tmp_path: Path) -> None:
                           "--wait)\n")
 
 
+def test_estop_names_a_holder_that_does_not_take_the_release(ros: Ros, tmp_path: Path) -> None:
+    """A latched writer that holds the e-stop and never republishes (a panel's button, here the
+    test's client) still holds it engaged after a release: the command says so, exit 1."""
+    ros.spawn("sar", "tb3", speed=20)
+    client = ros.client
+    client.estop(True)
+    run = in_process("estop", "sar", "--release", "--namespace", ros.namespace, "--wait", "2",
+                     journal=tmp_path / "j.sqlite3")
+    assert run.rc == 1, str(run)
+    line = " ".join(run.stdout.split())
+    assert line.startswith(f"e-stop released on /{ros.namespace}/estop ("), str(run)
+    assert line.endswith(f"), but not every holder took it within 2 s: {client.node.get_name()} "
+                         "still holds it engaged (a longer --wait, or check that node)"), str(run)
+
+
 @pytest.mark.parametrize("wait", ["0", "-1", "nan", "inf", "61"])
 def test_estop_refuses_a_wait_that_is_not_seconds_up_to_a_minute(wait: str, tmp_path: Path
                                                                    ) -> None:
     run = in_process("estop", "sar", "--wait", wait, journal=tmp_path / "j.sqlite3")
     assert_clean_failure(run)
     assert run.stderr.startswith(f"error: --wait must be seconds above 0 and at most 60, not "
-                                 f"{float(wait)!r} (how long the e-stop stays offered"), str(run)
+                                 f"{float(wait)!r} (how long to wait for the readers and "
+                                 "holders"), str(run)
 
 
 def test_a_robot_started_after_the_estop_command_left_hears_it_from_a_robot_holding_it(

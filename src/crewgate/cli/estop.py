@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-import time
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -11,9 +11,11 @@ from crewgate.cli.app import app
 from crewgate.cli.common import CrewArg, out
 from crewgate.errors import UserError
 
-MATCH_WAIT_S = 3.0  # how long to wait for a reader before saying nobody listened (--wait)
+if TYPE_CHECKING:
+    from crewgate.ros2.estop import Offer
+
+MATCH_WAIT_S = 3.0  # how long to wait for readers and holders before saying who is missing
 MAX_MATCH_WAIT_S = 60.0
-ACK_WAIT_S = 0.5  # at most this long for the matched readers to acknowledge the value
 
 
 @app.command()
@@ -23,8 +25,9 @@ def estop(
     namespace: str | None = typer.Option(None, "--namespace", help="Topic namespace (default: "
                                          "the crew's ros2.namespace, or crewgate)."),
     wait: float = typer.Option(MATCH_WAIT_S, "--wait", metavar="SECONDS",
-                               help="How long the latched value stays offered for a reader to "
-                               "match (lengthen it on a slow network or a loaded machine)."),
+                               help="How long to wait for a reader to match and every "
+                               "holder of the e-stop to take the value (lengthen it on a slow "
+                               "network or a loaded machine)."),
 ) -> None:
     """Engage (or release) the e-stop on the crew's ROS 2 e-stop topic.
 
@@ -32,52 +35,55 @@ def estop(
     what it runs, runs its own stop and rejects requests until released. The value is published
     latched (transient local). Needs rclpy: pip install "crewgate\\[ros2]".
 
-    The value is published at once (the readers already matched have it immediately); if none
-    had matched, it stays offered, latched, for up to --wait seconds, and is published again
-    when one matches (a volatile reader gets no latched value). The command exits once the
-    readers have acknowledged it (at most half a second more).
+    The value is published at once (the readers already matched have it immediately), and
+    again whenever a reader has matched since (a volatile reader gets no latched value). Every
+    node and orchestrator that holds the e-stop republishes what it holds, latched: the command
+    waits, up to --wait seconds, until each of these holders holds the new value, and names
+    them. Then it waits for the readers to acknowledge it (at most half a second more).
 
-    Exit status: 0 published and read by at least one node; 1 published, but no reader
-    matched within --wait seconds; 2 bad input.
+    Exit status: 0 read, and held by every holder on the graph; 1 no reader matched, or a
+    holder did not take it, within --wait seconds (the line names it); 2 bad input.
     """
     if not (math.isfinite(wait) and 0 < wait <= MAX_MATCH_WAIT_S):
         raise UserError(f"--wait must be seconds above 0 and at most {MAX_MATCH_WAIT_S:g}, not "
-                        f"{wait!r} (how long the e-stop stays offered for a reader to match; "
-                        f"default {MATCH_WAIT_S:g})")
+                        f"{wait!r} (how long to wait for the readers and holders to take "
+                        f"the e-stop; default {MATCH_WAIT_S:g})")
+    from crewgate.ros2.estop import offer_estop
     from crewgate.ros2.protocol import Topics
-    from crewgate.ros2.runtime import SpinningNode, interface, qos
     from crewgate.spec import load_crew
 
-    topic = Topics.of(load_crew(crew), namespace).estop()
-    bool_type = interface("std_msgs/msg/Bool")
-    spinner = SpinningNode("crewgate_estop")  # (a missing rclpy: a clear error)
-    try:
-        from rclpy.duration import Duration
+    offer = offer_estop(Topics.of(load_crew(crew), namespace).estop(), not release, wait)
+    _report(offer, wait)
 
-        publisher = spinner.node.create_publisher(bool_type, topic, qos(depth=1, latched=True))
-        spinner.start()
-        value = bool_type(data=not release)
-        publisher.publish(value)  # at once: the readers already matched have it now
-        readers = publisher.get_subscription_count()
-        if not readers:
-            deadline = time.monotonic() + wait
-            while not readers and time.monotonic() < deadline:
-                time.sleep(0.02)
-                readers = publisher.get_subscription_count()
-            if readers:  # again: a volatile reader matched since gets no latched value
-                publisher.publish(value)
-        if readers:
-            publisher.wait_for_all_acked(Duration(seconds=ACK_WAIT_S))
-    finally:
-        spinner.close()
+
+def _report(offer: Offer, wait: float) -> None:
+    """One line: published, read, and taken by every holder; or what is missing (exit 1)."""
     from rich.text import Text
 
-    what = Text("released") if release else Text("engaged", style="bold red")
-    line = Text.assemble("e-stop ", what, f" on {topic}")  # text: a topic is never markup
-    if readers:
-        out.print(line + f" ({readers} reader{'s' if readers != 1 else ''})")
+    what = Text("engaged", style="bold red") if offer.engaged else Text("released")
+    line = Text.assemble("e-stop ", what, f" on {offer.topic}")  # text: names are never markup
+    if not offer.readers:
+        out.print(line + Text(f", but no reader matched within {wait:g} s: check "
+                              "ROS_DOMAIN_ID and the namespace (or a longer --wait)",
+                              style="yellow"))
+        raise typer.Exit(1)
+    line += f" ({_count(offer.readers, 'reader')}"
+    if offer.taken:
+        held = ", ".join(n for n, _ in offer.holders)
+        out.print(line + (f"; held by {held})" if held else ")"))
         return
-    out.print(line + Text(f", but no reader matched within {wait:g} s: check "
-                          "ROS_DOMAIN_ID and the namespace (or a longer --wait)",
-                          style="yellow"))
+    lagging = "; ".join(f"{n} {_holds(v)}" for n, v in offer.dissent)
+    out.print(line + Text(f"), but not every holder took it within {wait:g} s: {lagging} "
+                          "(a longer --wait, or check that node)", style="yellow"))
     raise typer.Exit(1)
+
+
+def _holds(value: bool | None) -> str:
+    return "was not heard" if value is None else f"still holds it {_STATE[value]}"
+
+
+_STATE = {True: "engaged", False: "released"}
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}{'s' if n != 1 else ''}"

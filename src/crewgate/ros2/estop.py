@@ -1,0 +1,110 @@
+"""Publishing the e-stop and hearing it taken: what ``crewgate estop`` does on the graph.
+
+Every node and orchestrator that holds the e-stop republishes, latched, each change of what it
+holds (docs/ros2.md): those latched writers are its *holders*. So the one who publishes a value
+can hear it taken: it reads every holder's last value with a latched reader, and is done once
+each holder on the graph holds the new value. Until then it republishes the value whenever a
+reader has matched since, and every ``REPUBLISH_S`` (a best-effort reader that matched a moment
+ago may have missed it; holders take a repeated value as nothing new). Without holders (robot
+drivers with a plain reader only), a matched reader is all it can know.
+
+Writing the value is not enough to know it arrived: a command that exits at the first matched
+reader may leave with its latched value undelivered, and a status read a moment later would
+still say what the holders held before.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from crewgate.ros2.runtime import SpinningNode, interface, qos
+
+REPUBLISH_S = 0.5  # while not every holder holds it, the value is published again this often
+ACK_WAIT_S = 0.5  # at most this long, at the end, for the matched readers to acknowledge it
+POLL_S = 0.02
+# discovery brings the nodes already up within moments of our start, not at once: whoever it
+# has not brought in this time is not waited for (it hears the value from the other holders)
+DISCOVERY_S = 1.0
+UNNAMED = "_NODE_NAME_UNKNOWN_"  # rclpy's name for a writer whose node's name has not come yet
+
+
+@dataclass(frozen=True, slots=True)
+class Offer:
+    """What came of publishing the e-stop value ``engaged`` on ``topic``."""
+
+    topic: str
+    engaged: bool
+    readers: int  # readers matched when it ended
+    holders: tuple[tuple[str, bool | None], ...]  # (node, the value it holds; None: not heard)
+
+    @property
+    def taken(self) -> bool:
+        """A reader matched, and every holder heard holds the value."""
+        return self.readers > 0 and all(v == self.engaged for _, v in self.holders)
+
+    @property
+    def dissent(self) -> tuple[tuple[str, bool | None], ...]:
+        """The holders that do not (yet) hold the value."""
+        return tuple((n, v) for n, v in self.holders if v != self.engaged)
+
+
+def offer_estop(topic: str, engaged: bool, wait_s: float) -> Offer:
+    """Publish ``engaged`` on ``topic`` latched, and wait (at most ``wait_s``) until a reader has
+    matched and every holder of the e-stop on the graph holds it."""
+    from rclpy.qos import DurabilityPolicy
+
+    bool_type = interface("std_msgs/msg/Bool")
+    name = f"crewgate_estop_{os.getpid()}"  # ours is told from the holders by its node name
+    spinner = SpinningNode(name)  # (a missing rclpy: a clear error)
+    latest: dict[bytes, bool] = {}  # a holder's endpoint gid -> the last value it published
+    lock = threading.Lock()
+
+    def heard(msg: Any, info: dict[str, Any]) -> None:
+        with lock:
+            latest[bytes(info["publisher_gid"]["data"])] = bool(msg.data)
+
+    try:
+        node = spinner.node
+        publisher = node.create_publisher(bool_type, topic, qos(depth=1, latched=True))
+        node.create_subscription(bool_type, topic, heard, qos(depth=10, latched=True))
+        spinner.start()
+        value = bool_type(data=engaged)
+        deadline = time.monotonic() + wait_s
+        discovered = min(deadline, time.monotonic() + DISCOVERY_S)
+        publisher.publish(value)  # at once: the readers already matched have it now
+        published_to, published_at = 0, time.monotonic()
+        while True:
+            # (our own reader matched our writer at once: it is not counted)
+            readers = max(0, publisher.get_subscription_count() - 1)
+            on_graph = sum(1 for info in node.get_subscriptions_info_by_topic(topic)
+                           if info.node_name != name)
+            holders = {bytes(info.endpoint_gid): info.node_name
+                       for info in node.get_publishers_info_by_topic(topic)
+                       if info.qos_profile.durability == DurabilityPolicy.TRANSIENT_LOCAL
+                       and info.node_name != name}
+            with lock:
+                offer = Offer(topic, engaged, readers, tuple(sorted(
+                    ((n, latest.get(gid)) for gid, n in holders.items()), key=lambda h: h[0])))
+            now = time.monotonic()
+            # known whole once every reader on the graph has matched (a node's writer is
+            # discovered with its readers) and every writer's node is named
+            whole = readers >= on_graph and UNNAMED not in holders.values()
+            if (offer.taken and whole and now >= discovered) or now >= deadline:
+                break
+            # again to a reader matched since (a volatile one gets no latched value), and
+            # now and then while a holder disagrees (a best-effort delivery may be lost)
+            if readers > published_to or (offer.dissent and now - published_at >= REPUBLISH_S):
+                publisher.publish(value)
+                published_to, published_at = readers, now
+            time.sleep(POLL_S)
+        if readers:
+            from rclpy.duration import Duration
+
+            publisher.wait_for_all_acked(Duration(seconds=ACK_WAIT_S))
+    finally:
+        spinner.close()
+    return offer
