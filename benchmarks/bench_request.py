@@ -85,6 +85,10 @@ KINDS: dict[str, Callable[[int], str]] = {
     "questions": _repeat("is the rover able to? what if, rover, can you tell me "),
     "what happened and for later": _repeat(
         "the rover drove there yesterday and send it tomorrow at 3 pm in 10 minutes "),
+    # who else does it: a reflexive far from its subject, people told and moving, in one
+    # sentence (each part ends at the imperative after it)
+    "left to someone else": _repeat(
+        "we land it myself, search tell the medics to go, drive the visitors are walking "),
     "typographic marks": _repeat("x \u20131\uff0c y \u22122 \u200bdon\u2019t ro\u00adver "),
     "nested brackets": lambda n: "([" * (n // 4) + "])" * (n // 4),
     "phrase triggers": _repeat("bring me the to the "),

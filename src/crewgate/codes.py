@@ -109,7 +109,9 @@ class Code(StrEnum):
     NOTHING_ASKED = ("nothing_asked", Family.REQUEST,
                      "the request asks nothing to move now: it asks a question (\"how long "
                      "would ...?\"), supposes (\"what if ...\"), tells what happened, asks "
-                     "for later (\"tomorrow\") or for a plan only (\"don't execute it\")")
+                     "for later (\"tomorrow\"), for a plan only (\"don't execute it\") or "
+                     "leaves it to someone else (\"I'll drive there myself\", \"tell the "
+                     "medics to go\")")
     UNCLEAR_NEGATION = ("unclear_negation", Family.REQUEST,
                         "the request rules something out, and the gate cannot tell what")
     # state: the world now

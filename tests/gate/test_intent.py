@@ -133,6 +133,13 @@ _NOTHING = "and asks nothing to move now: no step may run"
     # a question first, then one that names nothing: still nothing asked
     ("Thanks! How far is x 2, y 3 from the rover?",
      "asks a question ('how far is x 2, y 3 from ...')"),
+    # someone else does it: the speaker, or people told or said to move
+    ("I will drive to x 2, y 3 myself.",
+     "leaves it to someone else ('i will drive to x 2, y 3 ...')"),
+    ("Tell the field medics to go to x 2, y 3.",
+     "leaves it to someone else ('tell the field medics to go to x ...')"),
+    ("The firefighters are heading to x 2, y 3.",
+     "leaves it to someone else ('firefighters are heading to x 2, y 3')"),
 ])
 def test_a_request_that_asks_nothing_now_moves_nothing(sar: Crew, request_: str,
                                                        says: str) -> None:
@@ -164,6 +171,8 @@ def test_a_polite_request_or_one_beside_a_question_asks(sar: Crew, request_: str
      "asks for it later ('tomorrow')"),
     ("Is the rover free? Search x 0 to 5, y 0 to 5 with the drone and land.",
      "asks a question ('is the rover free?')"),
+    ("Search x 0 to 5, y 0 to 5 with the drone and land; we'll drive the rover ourselves.",
+     "leaves it to someone else (\"we'll drive the rover ourselves\")"),
 ])
 def test_what_a_part_that_asks_nothing_names_is_not_asked(sar: Crew, request_: str,
                                                           later: str) -> None:
@@ -173,6 +182,27 @@ def test_what_a_part_that_asks_nothing_names_is_not_asked(sar: Crew, request_: s
         (2, "unrequested_step", "nothing in the request asks for tb3.navigate_to now: it names "
          f"tb3 or this action only where it {later}")]
     assert check(sar, request_, plan("search_only", *SEARCH, LAND)).accepted
+
+
+def test_where_people_go_is_no_value_a_robot_owes(g1_go2: Crew) -> None:
+    """The walk to room_a is asked; room_b is where the visitors go (a walk there used to be
+    accepted)."""
+    request = "Walk the dog to room_a while the visitors walk to room_b."
+    assert check(g1_go2, request, walk("room_a")).accepted
+    assert found(check(g1_go2, request, walk("room_b"))) == [
+        (0, "substituted_value",
+         "go2.navigate_to_location: location 'room_b' is not what the request states")]
+
+
+@pytest.mark.parametrize("request_", [
+    "The medics are waiting at x 2, y 3, send the rover to x 2, y 3.",
+    "Send the rover to the medics at x 2, y 3.",
+    "Drive the rover to x 2, y 3 so I can see for myself.",
+    "When the person is found, drive the rover to x 2, y 3.",
+])
+def test_people_named_beside_what_is_asked_take_nothing_from_it(sar: Crew,
+                                                               request_: str) -> None:
+    assert found(check(sar, request_, GO_23)) == []
 
 
 def test_a_value_named_only_in_a_question_is_not_stated(sar: Crew, g1_go2: Crew) -> None:

@@ -56,6 +56,22 @@ def test_sentences_end_at_their_marks_not_at_a_decimal_point() -> None:
     # one part of several: the others may ask
     ("Is the rover free? Send it there.",
      [("asks a question", "is the rover free?", 0, 4)]),
+    # someone else does it: the speaker, from the reflexive's subject; people who move, from
+    # the verb that tells them or the noun; to the sentence's end or an imperative after it
+    ("I will drive there myself.",
+     [("leaves it to someone else", "i will drive there myself", 0, 5)]),
+    ("Take off and search; I'll land it myself.",
+     [("leaves it to someone else", "i'll land it myself", 4, 9)]),
+    ("We will walk there ourselves, then send the rover.",
+     [("leaves it to someone else", "we will walk there ourselves", 0, 5)]),
+    ("Tell the medics to go there.",
+     [("leaves it to someone else", "tell the medics to go there", 0, 6)]),
+    ("Have the two field medics drive there and land the drone.",
+     [("leaves it to someone else", "have the two field medics drive there", 0, 7)]),
+    ("The visitors are walking there.",
+     [("leaves it to someone else", "visitors are walking there", 1, 5)]),
+    ("Search the zone while the guards go home.",
+     [("leaves it to someone else", "guards go home", 5, 8)]),
 ])
 def test_the_parts_that_ask_nothing_now(text: str, parts: list[tuple[str, str, int, int]]
                                         ) -> None:
@@ -90,6 +106,14 @@ def test_the_parts_that_ask_nothing_now(text: str, parts: list[tuple[str, str, i
     "Land earlier than planned.",
     "What a day. Now send the rover there.",
     "What a day, now send the rover there.",
+    # a reflexive seen for, and people who are where they are or only named
+    "Search the zone so I can see for myself.",
+    "Drive yourself there.",
+    "The medics are waiting there, send the rover.",
+    "Send the rover to the medics.",
+    "Tell the medics the rover is coming.",
+    "When the person is located, send the rover.",
+    "The people are going to be found: search the zone.",
 ])
 def test_what_asks_or_may_ask(text: str) -> None:
     assert idle(text) == []

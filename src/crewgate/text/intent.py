@@ -596,8 +596,8 @@ class Reading:
     @_once
     def idle(self) -> tuple[Idle, ...]:
         """The parts of the request that ask nothing now: questions, suppositions, what
-        happened, what is asked for later, or the whole request when it asks for a plan only
-        (:mod:`crewgate.text.mood`)."""
+        happened, what is asked for later, what someone else does, or the whole request when it
+        asks for a plan only (:mod:`crewgate.text.mood`)."""
         return idle_parts(self.words, self.seps, self.clause_starts, self.verbs, self.find,
                           self.said, self._vocabulary, self.text)
 
