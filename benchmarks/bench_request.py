@@ -89,6 +89,8 @@ KINDS: dict[str, Callable[[int], str]] = {
     # sentence (each part ends at the imperative after it)
     "left to someone else": _repeat(
         "we land it myself, search tell the medics to go, drive the visitors are walking "),
+    # states kept and let go ("stay airborne", "don't stay airborne"), each verb looked at once
+    "states kept and let go": _repeat("don't stay airborne, keep hovering, do not remain aloft "),
     "typographic marks": _repeat("x \u20131\uff0c y \u22122 \u200bdon\u2019t ro\u00adver "),
     "nested brackets": lambda n: "([" * (n // 4) + "])" * (n // 4),
     "phrase triggers": _repeat("bring me the to the "),

@@ -334,6 +334,30 @@ def test_a_state_the_request_keeps_rules_out_what_ends_it(sar: Crew, request_: s
         (2, "negated_step", f"the request keeps iris airborne ({said!r}); iris.land ends it")]
 
 
+@pytest.mark.parametrize("request_", [
+    "Search x 0 to 5, y 0 to 5, then do not stay airborne, land.",
+    "Search x 0 to 5, y 0 to 5 and don't keep the drone in the air, land it.",
+    "Search x 0 to 5, y 0 to 5 and don't stay up there, land.",
+    "Search x 0 to 5, y 0 to 5; don't just remain aloft.",
+])
+def test_a_state_let_go_rules_nothing_out(sar: Crew, request_: str) -> None:
+    """"Do not stay airborne, land" lets the state go: the landing is asked (it was ruled out,
+    and "don't keep the drone in the air" ruled the drone out)."""
+    assert found(check(sar, request_, plan("search_only", *SEARCH, LAND))) == []
+
+
+@pytest.mark.parametrize(("request_", "said"), [
+    ("Take off, and don't keep searching x 0 to 5, y 0 to 5.",
+     "don't keep searching x 0 to 5, y 0 to 5"),
+    ("Don't stay at x 0 to 5, y 0 to 5: search it and land.",
+     "don't stay at x 0 to 5, y 0 to 5"),
+])
+def test_a_negated_keeping_of_an_action_or_a_value_still_rules_it_out(
+        sar: Crew, request_: str, said: str) -> None:
+    assert found(check(sar, request_, plan("search_only", *SEARCH, LAND))) == [
+        (1, "negated_step", f"the request rules out iris.search_target here: {said!r}")]
+
+
 def test_a_robot_kept_in_a_state_is_not_ruled_out(sar: Crew) -> None:
     """"The drone must stay airborne" used to rule the drone out, its search too."""
     request = ("Search x 0 to 5, y 0 to 5; the drone must stay airborne, and send the rover to "

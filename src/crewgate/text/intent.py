@@ -458,6 +458,8 @@ class Reading:
                 continue  # "if you don't find them": a condition, not a prohibition
             if start and self.words[start - 1] == "why":
                 continue  # "why don't you send the rover", "why not ...": a suggestion
+            if self._lets_go(end) is not None:
+                continue  # "do not stay airborne, land": the state let go, nothing ruled out
             cue = self.words[start:end]
             opens = cue in PROHIBITIONS and self._opens(start)
             narrow = cue in NARROW
@@ -479,6 +481,32 @@ class Reading:
         if dropped:  # (in the order of where each begins)
             out = sorted([*out, *dropped], key=attrgetter("at"))
         return out
+
+    @_once
+    def _let_go(self) -> frozenset[int]:
+        """Where the keeping verbs that a negation lets go stand ("don't stay airborne")."""
+        return frozenset(k for _, end in self.find(NEGATIONS)
+                         if (k := self._lets_go(end)) is not None)
+
+    def _lets_go(self, cue_end: int) -> int | None:
+        """Where the keeping verb stands, if a negation whose cue ends at word ``cue_end``
+        negates only the keeping of a state ("do not stay airborne", "don't keep the drone in
+        the air", "don't remain up there"): a verb of ``KEEPING`` follows it, and no action
+        nor value follows that in ``KEEP_REACH`` words of its clause ("don't keep searching",
+        "don't stay at x 2, y 3" rule out as before). What ends the state is asked or not as
+        the rest of the request says; the robot is not ruled out."""
+        words, n = self.words, len(self.words)
+        k = cue_end
+        while k < n - 1 and words[k] in _LEADING:
+            k += 1
+        if k >= n or words[k] not in KEEPING:
+            return None
+        for j in range(k + 1, min(n, k + 1 + KEEP_REACH)):
+            if self.clause_of[j] != self.clause_of[k] or "," in self.seps[j - 1]:
+                break
+            if words[j] in self.verbs or words[j][0].isdigit():
+                return None
+        return k
 
     def _turns_to(self, cue_end: int, word: int) -> bool:
         """Whether, past a comma, word ``word`` turns from what the prohibition (its cue ends at
@@ -663,7 +691,8 @@ class Reading:
                 if self.clause_of[k] != m.clause or "," in seps[k]:
                     break
                 if words[k] in KEEPING:
-                    out.append((m, k))
+                    if k not in self._let_go:
+                        out.append((m, k))
                     break
         return out
 
