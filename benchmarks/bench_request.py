@@ -91,6 +91,10 @@ KINDS: dict[str, Callable[[int], str]] = {
         "we land it myself, search tell the medics to go, drive the visitors are walking "),
     # states kept and let go ("stay airborne", "don't stay airborne"), each verb looked at once
     "states kept and let go": _repeat("don't stay airborne, keep hovering, do not remain aloft "),
+    # questions said as statements, of what may have been, and bare prohibitions after
+    # interjections (each looked back over once)
+    "wondering and bare prohibitions": _repeat(
+        "i wonder if you could have reached no wait no no don't. could it have gone "),
     "typographic marks": _repeat("x \u20131\uff0c y \u22122 \u200bdon\u2019t ro\u00adver "),
     "nested brackets": lambda n: "([" * (n // 4) + "])" * (n // 4),
     "phrase triggers": _repeat("bring me the to the "),

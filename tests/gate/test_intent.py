@@ -140,6 +140,14 @@ _NOTHING = "and asks nothing to move now: no step may run"
      "leaves it to someone else ('tell the field medics to go to x ...')"),
     ("The firefighters are heading to x 2, y 3.",
      "leaves it to someone else ('firefighters are heading to x 2, y 3')"),
+    # a question said as a statement, or of what may have been; another time; a plan to review
+    ("I wonder whether the rover can drive to x 2, y 3.",
+     "asks a question ('i wonder whether the rover can drive to ...')"),
+    ("Could the rover have reached x 2, y 3 by now?",
+     "asks a question ('could the rover have reached x 2, y ...')"),
+    ("Next time, drive the rover to x 2, y 3.", "asks for it later ('next time')"),
+    ("Prepare a plan to drive the rover to x 2, y 3 for review.",
+     "asks for a plan only ('prepare a plan')"),
 ])
 def test_a_request_that_asks_nothing_now_moves_nothing(sar: Crew, request_: str,
                                                        says: str) -> None:
@@ -182,6 +190,46 @@ def test_what_a_part_that_asks_nothing_names_is_not_asked(sar: Crew, request_: s
         (2, "unrequested_step", "nothing in the request asks for tb3.navigate_to now: it names "
          f"tb3 or this action only where it {later}")]
     assert check(sar, request_, plan("search_only", *SEARCH, LAND)).accepted
+
+
+@pytest.mark.parametrize("request_", [
+    "I wonder if you could drive the rover to x 2, y 3.",
+    "Could you have the rover drive to x 2, y 3?",
+])
+def test_a_request_put_as_wondering_or_with_have_asks(sar: Crew, request_: str) -> None:
+    assert found(check(sar, request_, GO_23)) == []
+
+
+@pytest.mark.parametrize(("request_", "said"), [
+    ("Keep the rover away from x 2, y 3.", "away from x 2, y 3"),
+    ("Keep the rover clear of x 2, y 3.", "clear of x 2, y 3"),
+])
+def test_a_point_a_robot_is_kept_away_from_is_ruled_out(sar: Crew, request_: str,
+                                                        said: str) -> None:
+    """The robot between "keep" and "away from" used to hide the cue: the drive was accepted."""
+    assert found(check(sar, request_, GO_23)) == [
+        (0, "negated_step", f"the request rules out tb3.navigate_to here: {said!r}")]
+
+
+@pytest.mark.parametrize("request_", [
+    "Drive the rover to x 2, y 3. Wait, no, don't.",
+    "Drive the rover to x 2, y 3. Actually, don't.",
+    "Drive the rover to x 2, y 3, wait, no, don't!",
+])
+def test_a_prohibition_with_nothing_after_it_takes_back_what_came_before(
+        sar: Crew, request_: str) -> None:
+    """"Wait, no, don't." read as two negations that cancel: the drive was accepted."""
+    assert found(check(sar, request_, GO_23)) == [
+        (None, "retracted_request",
+         "the request takes back what it asked (\"don't\"): no step may run")]
+
+
+@pytest.mark.parametrize("request_", [
+    "No, don't send the drone, drive the rover to x 2, y 3.",
+    "Don't. Drive the rover to x 2, y 3.",
+])
+def test_a_prohibition_of_something_takes_nothing_back(sar: Crew, request_: str) -> None:
+    assert found(check(sar, request_, GO_23)) == []
 
 
 def test_where_people_go_is_no_value_a_robot_owes(g1_go2: Crew) -> None:

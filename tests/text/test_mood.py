@@ -72,6 +72,16 @@ def test_sentences_end_at_their_marks_not_at_a_decimal_point() -> None:
      [("leaves it to someone else", "visitors are walking there", 1, 5)]),
     ("Search the zone while the guards go home.",
      [("leaves it to someone else", "guards go home", 5, 8)]),
+    # a question said as a statement, what may have been, another time, a plan to review
+    ("I wonder whether the rover can go there.",
+     [("asks a question", "i wonder whether the rover can go there", 0, 8)]),
+    ("Just curious, could the rover go there?",
+     [("asks a question", "just curious, could the rover go there?", 0, 7)]),
+    ("Could the rover have reached it by now?",
+     [("asks a question", "could the rover have reached it by now?", 0, 8)]),
+    ("Next time, drive there.", [("asks for it later", "next time", 0, 4)]),
+    ("Draft a plan to drive there.", [("asks for a plan only", "draft a plan", 0, 6)]),
+    ("Drive there, for review only.", [("asks for a plan only", "for review", 0, 5)]),
 ])
 def test_the_parts_that_ask_nothing_now(text: str, parts: list[tuple[str, str, int, int]]
                                         ) -> None:
@@ -114,6 +124,12 @@ def test_the_parts_that_ask_nothing_now(text: str, parts: list[tuple[str, str, i
     "Tell the medics the rover is coming.",
     "When the person is located, send the rover.",
     "The people are going to be found: search the zone.",
+    # a request put as wondering what "you" could do; "have" that makes someone act
+    "I wonder if you could send the rover there.",
+    "I was wondering whether you could drive there?",
+    "Could you have the rover drive there?",
+    "Unlike last time, drive there.",
+    "Drive there, this time faster.",
 ])
 def test_what_asks_or_may_ask(text: str) -> None:
     assert idle(text) == []

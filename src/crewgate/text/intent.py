@@ -47,6 +47,8 @@ _NARROW_CUES = (("skip",), ("skipping",), ("instead", "of"), ("rather", "than"),
                 ("stay", "out", "of"), ("stay", "away", "from"), ("stay", "clear", "of"),
                 ("keep", "out", "of"), ("keep", "away", "from"), ("keep", "clear", "of"),
                 ("steer", "clear", "of"), ("nobody",),
+                # ... with the robot between ("keep the rover away from x 2, y 3")
+                ("away", "from"), ("clear", "of"),
                 # "never mind the rover" (before a thing: no retraction, Reading._minds)
                 ("never", "mind"))
 NEGATIONS: tuple[tuple[str, ...], ...] = (
@@ -122,6 +124,12 @@ NOTHING_MOVES: tuple[tuple[str, ...], ...] = (
     ("stay", "put", "everyone"), ("everyone", "stays", "put"),
 )
 TAKING_BACK = RETRACTIONS + NOTHING_MOVES  # what takes back what came before
+# a prohibition with nothing after it in its sentence, opening it past these words, takes back
+# what came before too ("Drive the rover to x 2, y 3. Wait, no, don't."; Reading._bare)
+BARE_PROHIBITIONS: tuple[tuple[str, ...], ...] = (("don", "t"), ("do", "not"), ("dont",))
+_INTERJECTIONS = frozenset({"no", "nope", "nah", "wait", "actually", "oh", "um", "uh", "hmm",
+                            "ok", "okay", "please", "sorry", "hold", "on", "so", "well"})
+_SENTENCE_ENDS = frozenset(".!")
 _LONGEST_NEGATION = max(map(len, NEGATIONS))
 _NEVER_MIND = ("never", "mind")
 _LONGEST_TAKING_BACK = max(map(len, TAKING_BACK))
@@ -602,8 +610,28 @@ class Reading:
         """Where the cues that take back what came before stand (read by two rules); "never
         mind" before a thing ("never mind the mud", "never mind the rover") takes nothing
         back: it is a negation of that thing (``NEGATIONS``)."""
-        return [(start, end) for start, end in self.find(TAKING_BACK)
-                if not self._minds(start, end)]
+        found = [(start, end) for start, end in self.find(TAKING_BACK)
+                 if not self._minds(start, end)]
+        bare = self._bare()
+        return sorted(found + bare) if bare else found
+
+    def _bare(self) -> list[tuple[int, int]]:
+        """The prohibitions with nothing after them in their sentence that open it, or follow
+        a comma past interjections ("..., wait, no, don't."; not "the rover, don't", which is
+        said of the rover): they take back what came before."""
+        words, seps, n = self.words, self.seps, len(self.words)
+        out = []
+        for start, end in self.find(BARE_PROHIBITIONS):
+            if end < n and _SENTENCE_ENDS.isdisjoint(seps[end - 1]):
+                continue  # something follows it in its sentence: a prohibition of that
+            k = start
+            while k and words[k - 1] in _INTERJECTIONS and _SENTENCE_ENDS.isdisjoint(
+                    seps[k - 1]):
+                k -= 1
+            if k == 0 or not _SENTENCE_ENDS.isdisjoint(seps[k - 1]) or (
+                    k < start and "," in seps[k - 1]):
+                out.append((start, end))
+        return out
 
     def _minds(self, start: int, end: int) -> bool:
         """Whether the cue [start, end) is "never mind" before a thing it is said of."""

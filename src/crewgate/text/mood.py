@@ -84,7 +84,8 @@ LATER: tuple[tuple[str, ...], ...] = (
     ("this", "evening"), ("after", "lunch"), ("after", "dinner"), ("at", "noon"),
     ("at", "midnight"), ("in", "an", "hour"), ("in", "half", "an", "hour"),
     ("in", "a", "few", "minutes"), ("in", "a", "minute"), ("in", "the", "morning"),
-    ("in", "the", "afternoon"), ("in", "the", "evening"),
+    ("in", "the", "afternoon"), ("in", "the", "evening"), ("next", "time"),
+    ("another", "time"), ("some", "other", "time"), ("next", "mission"),
     *(("on", "my", w) for w in ("mark", "signal", "command", "go", "order", "word")),
     *(("wait", "for", "my", w) for w in ("go", "signal", "command", "order", "word", "ok",
                                          "okay")),
@@ -96,7 +97,21 @@ PLAN_ONLY: tuple[tuple[str, ...], ...] = (
     *((*dont, "run", "it") for dont in (("don", "t"), ("do", "not"), ("dont",))),
     ("without", "executing"), ("without", "execution"), ("without", "running", "it"),
     ("dry", "run"), ("just", "plan"), ("only", "plan"), ("plan", "only"),
-    ("just", "the", "plan"))
+    ("just", "the", "plan"), ("prepare", "a", "plan"), ("draft", "a", "plan"),
+    ("propose", "a", "plan"), ("for", "review"), ("for", "my", "review"), ("for", "approval"),
+    ("for", "my", "approval"))
+# opening a sentence: a question said as a statement ("I wonder whether the rover can ..."),
+# unless it asks what "you" could do ("I wonder if you could send the rover ...")
+WONDER: tuple[tuple[str, ...], ...] = (
+    ("i", "wonder"), ("we", "wonder"), ("i", "m", "wondering"), ("i", "am", "wondering"),
+    ("i", "was", "wondering"), ("we", "were", "wondering"), ("i", "m", "curious"),
+    ("i", "am", "curious"), ("just", "curious"), ("curious",))
+# ("I need to know if anyone is in x 0 to 5, y 0 to 5" asks for the search: no such opening)
+# a modal then "have" and a participle asks what may have been ("could the rover have reached
+# x 2, y 3?"), not "could you have the rover drive ..."
+PERFECT_REACH = 4  # words from the modal to "have", at most
+PARTICIPLES = frozenset({"been", "gone", "driven", "flown", "done", "seen", "taken", "found",
+                         "begun", "made", "gotten", "got", "come", "left", "run"})
 # who does it, when not the crew: the speaker ("I'll land it myself", "we will walk there
 # ourselves": a reflexive, from its subject on) and people ("tell the medics to go to x 2, y 3",
 # "the visitors are walking to room_a": people named as who moves, from there on). Only nouns
@@ -192,10 +207,13 @@ def _by_first(cues: tuple[tuple[str, ...], ...]) -> dict[str, tuple[tuple[str, .
 
 _SUPPOSE = _by_first(SUPPOSE)
 _TELL = _by_first(TELL)
+_WONDER = _by_first(WONDER)
+_MODALS = frozenset({"can", "could", "couldn", "would", "wouldn", "will", "won", "should",
+                     "shouldn", "might", "may", "must"})
 # the first words (after fillers and an address) that can say a sentence's mood: any other
 # opens what may ask ("drive", "search", "take off, ..."), looked at no further
 OPENINGS = frozenset({*QUESTION_WORDS, *MARKED_QUESTION_WORDS, *BARE_AUXILIARIES,
-                      *MARKED_AUXILIARIES, *_ASKING, "shall", *_SUPPOSE, *_TELL})
+                      *MARKED_AUXILIARIES, *_ASKING, "shall", *_SUPPOSE, *_TELL, *_WONDER})
 
 
 def idle_parts(words: Sequence[str], seps: Sequence[str], clause_starts: Sequence[int],
@@ -355,6 +373,13 @@ def _kind(words: Sequence[str], k: int, end: int, question: bool,
     neither."""
     first = words[k]
     after = words[k + 1] if k + 1 < end else ""
+    if first in _MODALS and _perfect(words, k + 1, end):
+        return ASKS  # "could the rover have reached x 2, y 3 by now?"
+    if n := _cue_at(words, k, end, _WONDER):
+        j = k + n  # "I wonder if you could send ...": a request
+        polite = words[j:j + 1] in (("if",), ("whether",)) and j + 2 < end \
+            and words[j + 1] in YOU and words[j + 2] in _ASKING
+        return "" if polite else ASKS
     if first in _ASKING and after in YOU:  # "can you ...": a request, unless to be told
         k += 2
         if k < end and words[k] == "please":
@@ -373,6 +398,23 @@ def _kind(words: Sequence[str], k: int, end: int, question: bool,
             first in MARKED_QUESTION_WORDS or first in MARKED_AUXILIARIES)):
         return ASKS
     return None
+
+
+def _cue_at(words: Sequence[str], k: int, end: int,
+            cues: dict[str, tuple[tuple[str, ...], ...]]) -> int:
+    """The length of the cue (by their first word) that begins at word ``k``, or 0."""
+    return next((len(c) for c in cues.get(words[k], ())
+                 if tuple(words[k:min(end, k + len(c))]) == c), 0)
+
+
+def _perfect(words: Sequence[str], k: int, end: int) -> bool:
+    """Whether "have" (or "'ve") and a participle follow within ``PERFECT_REACH`` words of
+    word ``k`` ("the rover have reached", "you have been"; not "you have the rover drive")."""
+    for j in range(k, min(end - 1, k + PERFECT_REACH)):
+        if words[j] in ("have", "ve"):
+            nxt = words[j + 1]
+            return nxt in PARTICIPLES or (nxt.endswith("ed") and len(nxt) > 3)
+    return False
 
 
 def _past_fillers(words: Sequence[str], k: int, end: int) -> int:
