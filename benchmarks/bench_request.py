@@ -84,7 +84,8 @@ KINDS: dict[str, Callable[[int], str]] = {
     "dropped and passed over": _repeat("searching x 1 to 2, y 3 is not needed, skip landing; "),
     "questions": _repeat("is the rover able to? what if, rover, can you tell me "),
     "what happened and for later": _repeat(
-        "the rover drove there yesterday and send it tomorrow at 3 pm in 10 minutes "),
+        "the rover drove there yesterday and send it tomorrow at 3 pm in 10 minutes "
+        "after the meeting, once our today's storm "),
     # who else does it: a reflexive far from its subject, people told and moving, in one
     # sentence (each part ends at the imperative after it)
     "left to someone else": _repeat(

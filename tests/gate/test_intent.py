@@ -146,6 +146,10 @@ _NOTHING = "and asks nothing to move now: no step may run"
     ("Could the rover have reached x 2, y 3 by now?",
      "asks a question ('could the rover have reached x 2, y ...')"),
     ("Next time, drive the rover to x 2, y 3.", "asks for it later ('next time')"),
+    ("Drive the rover to x 2, y 3 after the meeting.",
+     "asks for it later ('after the meeting')"),
+    ("Once the storm passes, drive the rover to x 2, y 3.",
+     "asks for it later ('once the storm')"),
     ("Prepare a plan to drive the rover to x 2, y 3 for review.",
      "asks for a plan only ('prepare a plan')"),
 ])
@@ -230,6 +234,12 @@ def test_a_prohibition_with_nothing_after_it_takes_back_what_came_before(
 ])
 def test_a_prohibition_of_something_takes_nothing_back(sar: Crew, request_: str) -> None:
     assert found(check(sar, request_, GO_23)) == []
+
+
+def test_a_request_said_in_jest_is_taken_back(sar: Crew) -> None:
+    assert found(check(sar, "Drive the rover to x 2, y 3 - just kidding.", GO_23)) == [
+        (None, "retracted_request",
+         "the request takes back what it asked ('just kidding'): no step may run")]
 
 
 def test_where_people_go_is_no_value_a_robot_owes(g1_go2: Crew) -> None:

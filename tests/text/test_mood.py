@@ -82,6 +82,12 @@ def test_sentences_end_at_their_marks_not_at_a_decimal_point() -> None:
     ("Next time, drive there.", [("asks for it later", "next time", 0, 4)]),
     ("Draft a plan to drive there.", [("asks for a plan only", "draft a plan", 0, 6)]),
     ("Drive there, for review only.", [("asks for a plan only", "for review", 0, 5)]),
+    # after or upon an event the crew cannot see
+    ("Drive there after the meeting.", [("asks for it later", "after the meeting", 0, 5)]),
+    ("Once the storm passes, drive there.",
+     [("asks for it later", "once the storm", 0, 6)]),
+    ("As soon as today's briefing is over, land.",
+     [("asks for it later", "as soon as today's briefing", 0, 9)]),
 ])
 def test_the_parts_that_ask_nothing_now(text: str, parts: list[tuple[str, str, int, int]]
                                         ) -> None:
@@ -130,6 +136,10 @@ def test_the_parts_that_ask_nothing_now(text: str, parts: list[tuple[str, str, i
     "Could you have the rover drive there?",
     "Unlike last time, drive there.",
     "Drive there, this time faster.",
+    # a place named after an event, and what the crew can see
+    "Drive to the meeting room.",
+    "After the break area, turn and drive there.",
+    "When the drone lands, send the rover there.",
 ])
 def test_what_asks_or_may_ask(text: str) -> None:
     assert idle(text) == []

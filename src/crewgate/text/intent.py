@@ -113,6 +113,8 @@ RETRACTIONS: tuple[tuple[str, ...], ...] = (
     ("ignore", "that"), ("ignore", "the", "above"), ("scrap", "that"), ("scrap", "it"),
     ("scrap", "this"), ("belay", "that"), ("on", "second", "thought"),
     ("don", "t", "do", "that"), ("don", "t", "do", "it"), ("do", "not", "do", "that"),
+    ("just", "kidding"), ("just", "joking"), ("only", "kidding"), ("only", "joking"),
+    ("i", "m", "kidding"), ("i", "m", "joking"),
     # a correction: what follows replaces what came before ("room_a, correction: room_b")
     ("i", "meant"), ("correction",), ("or", "rather"), ("change", "of", "plan"),
 )

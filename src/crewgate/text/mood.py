@@ -229,6 +229,8 @@ def idle_parts(words: Sequence[str], seps: Sequence[str], clause_starts: Sequenc
     if not _CLOCK.isdisjoint(vocabulary) and (not _CLOCK_HINTS.isdisjoint(vocabulary)
                                               or ":" in text or _GLUED_HOUR.search(text)):
         cues = sorted([*cues, *_clock_times(words, seps, find)])
+    if not EVENTS.isdisjoint(vocabulary):
+        cues = sorted([*cues, *_events(words, find)])
     others = not _OTHERS_WORDS.isdisjoint(vocabulary)
     if not cues and not others and OPENINGS.isdisjoint(vocabulary):
         return ()  # no sentence can open as anything but what may ask (most requests)
@@ -305,6 +307,31 @@ def _part_end(words: Sequence[str], seps: Sequence[str], k: int, end: int,
                 j -= 1
             return j
     return end
+
+
+# an event the crew cannot see, after or upon which something is asked: for later ("after the
+# meeting", "once the storm passes", "when the briefing is over")
+EVENTS = frozenset({"meeting", "meetings", "briefing", "break", "lunch", "dinner", "breakfast",
+                    "shift", "call", "storm", "rain", "inspection", "tour", "presentation",
+                    "demo", "visit", "lecture", "class", "ceremony", "party", "weekend",
+                    "holidays", "holiday"})
+_UPON = (("after",), ("once",), ("when",), ("as", "soon", "as"))
+_OF_EVENT = frozenset({"the", "my", "our", "this", "today", "s", "your", "their", "next"})
+# ... not a place named after it ("the meeting room", "the break area")
+_PLACE_NOUNS = frozenset({"room", "rooms", "area", "point", "table", "hall", "spot", "zone",
+                          "desk"})
+
+
+def _events(words: Sequence[str], find: Find) -> list[tuple[int, int, str]]:
+    """An event the crew cannot see, after or upon which something is asked (``EVENTS``)."""
+    out = []
+    n = len(words)
+    for k, j in find(_UPON):
+        while j < n and j - k < 5 and words[j] in _OF_EVENT:
+            j += 1
+        if j < n and words[j] in EVENTS and (j + 1 == n or words[j + 1] not in _PLACE_NOUNS):
+            out.append((k, j + 1, LATER_KIND))
+    return out
 
 
 _CLOCK = frozenset({"in", "at"})
