@@ -327,6 +327,11 @@ def _search_at(takeoff: float | None, search: float | None) -> dict[str, Any]:
       (1, "iris.search_target altitude ('at least 5 metres'); the plan gives 3 (the "
           "default)")]),
     ("Search x 0 to 5, y 0 to 5 at least 5 metres up and land.", 5.0, 5.0, []),
+    # a range of altitudes bounds both ways (a takeoff to 7 m was accepted)
+    ("Search x 0 to 5, y 0 to 5 and land, between 3 and 5 metres up.", 7.0, 2.0,
+     [(0, "iris.takeoff altitude ('between 3 and 5 metres'); the plan gives 7"),
+      (1, "iris.search_target altitude ('between 3 and 5 metres'); the plan gives 2")]),
+    ("Search x 0 to 5, y 0 to 5 and land, between 3 and 5 metres up.", None, 5.0, []),
 ])
 def test_a_bound_holds_for_every_value_it_is_said_of(
         sar: Crew, request_: str, takeoff: float | None, search: float | None,

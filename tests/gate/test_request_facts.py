@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from crewgate.spec import Crew
 from crewgate.text.request import RequestFacts
 from crewgate.text.vocabulary import Vocabulary
+from tests.text.test_spelled import speak
 
 
 def facts(text: str) -> RequestFacts:
@@ -198,3 +201,29 @@ def test_more_zone_phrasings(text: str, zone: tuple[float, float, float, float])
     f = facts(text)
     assert f.zones == (tuple(float(v) for v in zone),)
     assert f.points == ()
+
+
+@pytest.mark.parametrize(("text", "points", "zones", "numbers"), [
+    ("Drive the rover to x two, y three.", ((2.0, 3.0),), (), (2.0, 3.0)),
+    ("Rover to X Two, Y minus three point five.", ((2.0, -3.5),), (), (2.0, -3.5)),
+    ("go to x = forty-two, y: 7", ((42.0, 7.0),), (), (42.0, 7.0)),
+    ("Search x from zero to five, y between zero and five.", (), ((0.0, 5.0, 0.0, 5.0),),
+     (0.0, 5.0, 0.0, 5.0)),
+    # nowhere but right after an axis label (and the end of its range)
+    ("Send two robots to x 2, y 3.", ((2.0, 3.0),), (), (2.0, 3.0)),
+    ("Pick one of x or y and two of the cubes.", (), (), ()),
+])
+def test_coordinates_spelled_in_words_are_read(
+        text: str, points: tuple[tuple[float, float], ...],
+        zones: tuple[tuple[float, ...], ...], numbers: tuple[float, ...]) -> None:
+    """Said aloud and transcribed, "x two, y three" is the point (2, 3): a drive there was
+    refused (`substituted_value`)."""
+    f = facts(text)
+    assert (f.points, f.zones, f.numbers) == (points, zones, numbers)
+
+
+@given(st.integers(0, 999), st.integers(0, 999), st.booleans())
+@settings(max_examples=200, deadline=None)
+def test_any_spelled_coordinate_pair_reads_as_its_point(x: int, y: int, hyphen: bool) -> None:
+    text = f"Drive the rover to x {speak(x, hyphen, True)}, y minus {speak(y, hyphen, False)}."
+    assert facts(text).points == ((float(x), float(-y)),)

@@ -42,6 +42,16 @@ def test_the_metres_names_are_the_metres_own() -> None:
     ("above 12 metres", [("above 12 metres", 12.0, "m", ">")]),
     ("do not fly above 4 m", [("do not fly above 4 m", 4.0, "m", "<=")]),
     ("take off to 5 m", [("5 m", 5.0, "m", "")]),
+    # a range of a quantity: two bounds (an axis's range is no quantity)
+    ("fly between 3 and 5 metres", [("between 3 and 5 metres", 3.0, "m", ">="),
+                                    ("between 3 and 5 metres", 5.0, "m", "<=")]),
+    ("from 2.5 to 4 m up", [("from 2.5 to 4 m", 2.5, "m", ">="),
+                            ("from 2.5 to 4 m", 4.0, "m", "<=")]),
+    ("between 5 and 3 m", [("between 5 and 3 m", 3.0, "m", ">="),
+                           ("between 5 and 3 m", 5.0, "m", "<=")]),
+    ("between 10 and 20 feet", [("between 10 and 20 feet", 3.048, "m", ">="),
+                                ("between 10 and 20 feet", 6.096, "m", "<=")]),
+    ("x from 0 to 5 m, y from 0 to 5 m", []),
 ])
 def test_speeds_and_bounds_as_read(text: str, read: list[tuple[str, float, str, str]]) -> None:
     """A length per a time is a speed in m/s, never a length ("2 m/s" is no altitude); a

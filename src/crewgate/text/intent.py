@@ -926,7 +926,16 @@ class Reading:
                 continue
             if unit is None and end < len(words) and words[end] in UNITS:
                 unit, end = words[end], end + 1
-            if unit is not None and not self._in_range(i, end):
+            if unit is not None and (low := self._range_low(i)) is not None:
+                # "between 3 and 5 metres": at least the one, at most the other
+                at, least = low
+                least, value = min(least, value), max(least, value)  # "between 5 and 3 m"
+                high, unit_of = in_unit(value, unit)
+                said = self.said(at, end)
+                out.append(Quantity(at, end, in_unit(least, unit)[0], unit_of,
+                                    self.clause_of[i], said, ">="))
+                out.append(Quantity(at, end, high, unit_of, self.clause_of[i], said, "<="))
+            elif unit is not None and not self._in_range(i, end):
                 # a minus sign, not a range's dash between two numbers ("5-6 m")
                 negative = i > 0 and seps[i - 1].endswith("-") and not (
                     seps[i - 1] == "-" and words[i - 1][-1].isdigit())
@@ -996,6 +1005,23 @@ class Reading:
         if glued and glued[2] in UNITS:
             return float(glued[1]), glued[2], i + 1
         return None, None, i + 1
+
+    def _range_low(self, i: int) -> tuple[int, float] | None:
+        """Where a range of a quantity begins and its low end, when the number at word ``i``
+        (said with a unit) is its high end: "between 3 and 5 metres", "from 2.5 to 4 m"; not a
+        range of an axis ("x from 0 to 5 m") nor one inside a negation's scope."""
+        words = self.words
+        if i < 3 or words[i - 1] not in ("and", "to"):
+            return None
+        for j in range(i - 2, max(0, i - 4), -1):
+            if words[j - 1] in ("between", "from") and (
+                    j < 2 or words[j - 2] not in ("x", "y")):
+                low, unit, end = self._number_at(j)
+                if low is None or unit is not None or end != i - 1 or (
+                        self.scopes and self.negating(j - 1) is not None):
+                    return None
+                return j - 1, low
+        return None
 
     def _in_range(self, start: int, end: int) -> bool:
         """A bound of a range or a coordinate of a labelled point, not a quantity of its own."""

@@ -20,6 +20,7 @@ super-linearly), so no request can stall the gate.
 from __future__ import annotations
 
 import math
+import re
 from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
@@ -29,7 +30,7 @@ from operator import attrgetter
 from crewgate.text.cut import Cut, Found, read
 from crewgate.text.shapes import AXIS_RANGES, POINTS, YX_POINT, ZONES, Gaps, forget_gaps
 from crewgate.text.spelled import FIRST as SPELLED_FIRST
-from crewgate.text.spelled import with_unit
+from crewgate.text.spelled import spelled, with_unit
 from crewgate.text.words import breaks, clean, fold, read_words, word_stream, words
 from crewgate.values import quick_init
 
@@ -120,6 +121,58 @@ def _points(cut: Cut) -> tuple[tuple[float, float], ...]:
     return tuple(p for _, p in sorted(found))  # starts differ: no two points compare further
 
 
+_AXES = frozenset({"x", "y"})
+_AXIS_LINKS = frozenset({"is", "from", "between", "in", "of", "equals", "at"})
+_RANGE_LINKS = frozenset({"to", "and", "through"})
+_MINUS = frozenset({"minus", "negative"})
+_TOKEN = re.compile(r"[^\W\d_]+|\d+(?:\.\d+)?")  # a word of letters, or a number
+
+
+def _coordinates_in_digits(norm: str) -> str:
+    """The text with the numbers spelled as coordinates written in digits, so that they are
+    read as the points and zones they state ("x two, y minus three": "x 2, y -3"; "x from zero
+    to five": "x from 0 to 5"): right after an axis label (past "is", "from", "between", ...),
+    and the end of its range. Nowhere else ("send two robots" states no number)."""
+    found = [(m.group().casefold(), m.start(), m.end()) for m in _TOKEN.finditer(norm)]
+    words = [w for w, _, _ in found]
+    n = len(words)
+    edits: list[tuple[int, int, str]] = []
+
+    def take(j: int) -> int | None:
+        """Past the number at word ``j`` (digits, or spelled: then written in digits)."""
+        if j < n and words[j][0].isdigit():
+            return j + 1
+        sign = ""
+        start = j
+        if j < n and words[j] in _MINUS:
+            sign, j = "-", j + 1
+        read = spelled(words, j) if j < n and words[j] in SPELLED_FIRST else None
+        if read is None:
+            return None
+        value, end = read
+        edits.append((found[start][1], found[end - 1][2], f"{sign}{value:g}"))
+        return end
+
+    for i in range(n):
+        if words[i] not in _AXES:
+            continue
+        j = i + 1 + (i + 1 < n and words[i + 1] in _AXIS_LINKS)
+        end = take(j)
+        if end is not None and end < n and words[end] in _RANGE_LINKS:
+            take(end + 1)
+    if not edits:
+        return norm
+    out: list[str] = []
+    at = 0
+    for a, b, digits in sorted(edits):
+        if a < at:
+            continue  # (read twice: once is enough)
+        out += (norm[at:a], digits)
+        at = b
+    out.append(norm[at:])
+    return "".join(out)
+
+
 @quick_init
 @dataclass(frozen=True, slots=True)
 class RequestFacts:
@@ -144,6 +197,10 @@ class RequestFacts:
     @classmethod
     def _read(cls, text: str) -> RequestFacts:
         norm = clean(text)  # as it reads: NFKC, nothing unseen, a dash for a minus made "-"
+        tokens, stops = read_words(text)
+        spelled_here = not SPELLED_FIRST.isdisjoint(tokens)
+        if spelled_here and not _AXES.isdisjoint(tokens):  # "x two, y minus three"
+            norm = _coordinates_in_digits(norm)
         gaps = Gaps()
         cut = Cut(norm, gaps)
         numbers = tuple(map(float, cut.numbers if "M" not in cut.units else compress(
@@ -154,8 +211,7 @@ class RequestFacts:
             spans = _Spans()
             zones = _zones(cut, spans)
             points = _points(Cut(spans.blank(norm), gaps) if spans.starts else cut)
-        tokens, stops = read_words(text)
-        if not SPELLED_FIRST.isdisjoint(tokens):  # "six metres": a number with its unit
+        if spelled_here:  # "six metres": a number with its unit
             numbers += _spelled_quantities(tokens)
         return cls(text, tokens, stops, numbers, points, zones)
 
