@@ -113,50 +113,78 @@ GO_23 = plan("dispatch_only", ("tb3", "navigate_to", {"goal": [2.0, 3.0]}))
 _NOTHING = "and asks nothing to move now: no step may run"
 
 
-@pytest.mark.parametrize(("request_", "says"), [
+@pytest.mark.parametrize(("request_", "says", "fix"), [
     ("How long would it take the rover to drive to x 2, y 3?",
-     "asks a question ('how long would it take the rover to ...')"),
+     "asks a question ('how long would it take the rover to ...')",
+     "to have it done now, ask for it"),
     ("Is the rover able to drive to x 2, y 3?",
-     "asks a question ('is the rover able to drive to x ...')"),
+     "asks a question ('is the rover able to drive to x ...')",
+     "to have it done now, ask for it"),
     ("Would the rover be able to reach x 2, y 3?",
-     "asks a question ('would the rover be able to reach x ...')"),
-    ("Did the rover reach x 2, y 3?", "asks a question ('did the rover reach x 2, y 3?')"),
+     "asks a question ('would the rover be able to reach x ...')",
+     "to have it done now, ask for it"),
+    ("Did the rover reach x 2, y 3?",
+     "asks a question ('did the rover reach x 2, y 3?')",
+     "to have it done now, ask for it"),
     ("Can you tell me whether the rover can reach x 2, y 3?",
-     "asks to be told ('can you tell me whether the rover can ...')"),
-    ("What if the rover drove to x 2, y 3?", "supposes ('what if the rover drove to x 2 ...')"),
-    ("The rover drove to x 2, y 3 yesterday.", "tells what happened ('yesterday')"),
-    ("Tomorrow, drive the rover to x 2, y 3.", "asks for it later ('tomorrow')"),
+     "asks to be told ('can you tell me whether the rover can ...')",
+     "to have it done now, ask for it"),
+    ("What if the rover drove to x 2, y 3?",
+     "supposes ('what if the rover drove to x 2 ...')",
+     "to have it done now, ask for it"),
+    ("The rover drove to x 2, y 3 yesterday.",
+     "tells what happened ('yesterday')",
+     "to have it done now, ask for it"),
+    ("Tomorrow, drive the rover to x 2, y 3.",
+     "asks for it later ('tomorrow')",
+     "to have it done now, ask without 'tomorrow'"),
     ("Wait for my go, then drive the rover to x 2, y 3.",
-     "asks for it later ('wait for my go')"),
+     "asks for it later ('wait for my go')",
+     "to have it done now, ask without 'wait for my go'"),
     ("Plan a drive of the rover to x 2, y 3 but don't execute it.",
-     "asks for a plan only (\"don't execute\")"),
+     'asks for a plan only ("don\'t execute")',
+     'to run it, ask without "don\'t execute"'),
     # a question first, then one that names nothing: still nothing asked
     ("Thanks! How far is x 2, y 3 from the rover?",
-     "asks a question ('how far is x 2, y 3 from ...')"),
+     "asks a question ('how far is x 2, y 3 from ...')",
+     "to have it done now, ask for it"),
     # someone else does it: the speaker, or people told or said to move
     ("I will drive to x 2, y 3 myself.",
-     "leaves it to someone else ('i will drive to x 2, y 3 ...')"),
+     "leaves it to someone else ('i will drive to x 2, y 3 ...')",
+     "to have the crew do it, ask it of the crew"),
     ("Tell the field medics to go to x 2, y 3.",
-     "leaves it to someone else ('tell the field medics to go to x ...')"),
+     "leaves it to someone else ('tell the field medics to go to x ...')",
+     "to have the crew do it, ask it of the crew"),
     ("The firefighters are heading to x 2, y 3.",
-     "leaves it to someone else ('firefighters are heading to x 2, y 3')"),
+     "leaves it to someone else ('firefighters are heading to x 2, y 3')",
+     "to have the crew do it, ask it of the crew"),
     # a question said as a statement, or of what may have been; another time; a plan to review
     ("I wonder whether the rover can drive to x 2, y 3.",
-     "asks a question ('i wonder whether the rover can drive to ...')"),
+     "asks a question ('i wonder whether the rover can drive to ...')",
+     "to have it done now, ask for it"),
     ("Could the rover have reached x 2, y 3 by now?",
-     "asks a question ('could the rover have reached x 2, y ...')"),
-    ("Next time, drive the rover to x 2, y 3.", "asks for it later ('next time')"),
+     "asks a question ('could the rover have reached x 2, y ...')",
+     "to have it done now, ask for it"),
+    ("Next time, drive the rover to x 2, y 3.",
+     "asks for it later ('next time')",
+     "to have it done now, ask without 'next time'"),
     ("Drive the rover to x 2, y 3 after the meeting.",
-     "asks for it later ('after the meeting')"),
+     "asks for it later ('after the meeting')",
+     "to have it done now, ask without 'after the meeting'"),
     ("Once the storm passes, drive the rover to x 2, y 3.",
-     "asks for it later ('once the storm')"),
+     "asks for it later ('once the storm')",
+     "to have it done now, ask without 'once the storm'"),
     ("Prepare a plan to drive the rover to x 2, y 3 for review.",
-     "asks for a plan only ('prepare a plan')"),
+     "asks for a plan only ('prepare a plan')",
+     "to run it, ask without 'prepare a plan'"),
 ])
-def test_a_request_that_asks_nothing_now_moves_nothing(sar: Crew, request_: str,
-                                                       says: str) -> None:
+
+
+def test_a_request_that_asks_nothing_now_moves_nothing(sar: Crew, request_: str, says: str,
+                                                       fix: str) -> None:
+    """The refusal says how the request asks nothing, and what to ask instead."""
     assert found(check(sar, request_, GO_23)) == [
-        (None, "nothing_asked", f"the request {says} {_NOTHING}")]
+        (None, "nothing_asked", f"the request {says} {_NOTHING} ({fix})")]
 
 
 @pytest.mark.parametrize("request_", [
@@ -436,7 +464,8 @@ def test_a_request_that_asks_nothing_refuses_every_step_at_dispatch_too(sar: Cre
     verdict = mission.authorize(0, p.steps[0], sim_world(sar)).verdict
     assert [(c.code.value, c.detail) for c in verdict.problems] == [
         ("nothing_asked", "the request supposes ('what if the rover drove to x 2 ...') and "
-         "asks nothing to move now: tb3.navigate_to may not run")]
+         "asks nothing to move now: tb3.navigate_to may not run (to have it done now, ask for "
+         "it)")]
 
 
 def test_air_assets_only_keeps_the_rover_out(sar: Crew) -> None:

@@ -103,9 +103,10 @@ def test_what_moves_is_what_was_asked(planners: dict[str, ExemplarPlanner], crew
     ("sar", "How long would it take the rover to drive to x 2, y 3?",
      ["nothing_asked"],
      "the request asks a question ('how long would it take the rover to ...') and asks nothing "
-     "to move now: nothing to plan"),
+     "to move now: nothing to plan (to have it done now, ask for it)"),
     ("g1_go2", "Walk the dog to room_b on my mark.", ["nothing_asked"],
-     "the request asks for it later ('on my mark') and asks nothing to move now"),
+     "the request asks for it later ('on my mark') and asks nothing to move now: nothing to "
+     "plan (to have it done now, ask without 'on my mark')"),
     ("g1_go2", "Carry the bottle to table_b and then come back home.",
      ["unknown_workflow", "dropped_request"],
      "the request names 'home' (start) as a destination; no step goes there (the workflow "

@@ -293,7 +293,8 @@ class IntentChecks:
             f.add(Code.RETRACTED_REQUEST, f"the request takes back what it asked "
                   f"({brief.retracted!r}): no step may run")
         elif brief.idle is not None:
-            f.add(Code.NOTHING_ASKED, f"{brief.idle.says()}: no step may run")
+            f.add(Code.NOTHING_ASKED, f"{brief.idle.says()}: no step may run "
+                  f"({brief.idle.fix()})")
         if brief.unclear is not None and brief.idle is None:
             f.add(Code.UNCLEAR_NEGATION, f"the request says {brief.unclear!r}, and the gate "
                   "cannot tell which robot, action or place it rules out; name it")
@@ -425,7 +426,8 @@ class IntentChecks:
             return
         if brief.idle is not None:
             if dispatch:
-                f.add(Code.NOTHING_ASKED, f"{brief.idle.says()}: {step.ref} may not run")
+                f.add(Code.NOTHING_ASKED, f"{brief.idle.says()}: {step.ref} may not run "
+                      f"({brief.idle.fix()})")
             return
         mark = len(f.items)
         self._who(brief, step, f)

@@ -162,6 +162,16 @@ class Idle(NamedTuple):
         """What it says, for a refusal."""
         return f"the request {self.kind} ({self.said!r}) and asks nothing to move now"
 
+    def fix(self) -> str:
+        """What to ask instead, for a refusal."""
+        if self.kind == LATER_KIND:
+            return f"to have it done now, ask without {self.said!r}"
+        if self.kind == PLAN_KIND:
+            return f"to run it, ask without {self.said!r}"
+        if self.kind == OTHERS_KIND:
+            return "to have the crew do it, ask it of the crew"
+        return "to have it done now, ask for it"
+
 
 ASKS = "asks a question"
 TOLD = "asks to be told"

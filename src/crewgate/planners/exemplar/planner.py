@@ -198,7 +198,7 @@ class ExemplarPlanner(Planner):
             return _no_plan(f"the request takes back what it asked ({brief.retracted!r}): "
                             "nothing to plan")
         if brief.idle is not None:
-            return _no_plan(f"{brief.idle.says()}: nothing to plan")
+            return _no_plan(f"{brief.idle.says()}: nothing to plan ({brief.idle.fix()})")
         refusals: list[tuple[Candidate, list[Problem]]] = []
         for candidate in candidates:
             if candidate.score < max(self.threshold, best.score - RUNNER_UP):
