@@ -8,7 +8,8 @@ yesterday"), or asks for later ("tomorrow", "at 3 pm", "in 10 minutes", "on my m
 for my go", "not now"); or it asks for a plan only ("don't execute it", "dry run"), which holds
 for the whole request. Within a sentence, it can leave the work to someone else: the speaker
 ("I'll drive there myself") or people ("tell the medics to go to x 2, y 3", "the visitors are
-walking to room_a"), from there to the sentence's end or an imperative after it.
+walking to room_a"), from there to the sentence's end or an imperative after it
+(:mod:`crewgate.text.actors`).
 
 :func:`idle_parts` reads each sentence's opening words and cues and gives the parts that ask
 nothing now, with the words that say so. It is crew-agnostic: which of the request's robots,
@@ -38,6 +39,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
+from crewgate.text.actors import ACTOR_WORDS, left_to_others
 from crewgate.text.spelled import FIRST as SPELLED_FIRST
 from crewgate.text.units import TIMES
 
@@ -112,38 +114,6 @@ WONDER: tuple[tuple[str, ...], ...] = (
 PERFECT_REACH = 4  # words from the modal to "have", at most
 PARTICIPLES = frozenset({"been", "gone", "driven", "flown", "done", "seen", "taken", "found",
                          "begun", "made", "gotten", "got", "come", "left", "run"})
-# who does it, when not the crew: the speaker ("I'll land it myself", "we will walk there
-# ourselves": a reflexive, from its subject on) and people ("tell the medics to go to x 2, y 3",
-# "the visitors are walking to room_a": people named as who moves, from there on). Only nouns
-# of roles: "the team", "the crew", "everyone" may be the robots, and "the person", "people",
-# "the children" the ones to be found ("when the person is located, send the rover")
-REFLEXIVE = frozenset({"myself", "ourselves"})
-SPEAKER = frozenset({"i", "we"})
-SPEAKER_REACH = 16  # words from a reflexive back to its subject, at most (else: the sentence's)
-PEOPLE = frozenset({
-    "visitor", "visitors", "guest", "guests", "staff", "operator", "operators", "guard",
-    "guards", "firefighter", "firefighters", "rescuer", "rescuers", "medic", "medics",
-    "paramedic", "paramedics", "police", "officer", "officers", "soldier", "soldiers",
-    "worker", "workers", "volunteer", "volunteers", "colleague", "colleagues", "responder",
-    "responders", "technician", "technicians", "nurse", "nurses", "doctor", "doctors",
-    "employee", "employees"})
-# ... they move when told to ("tell the medics to go", "have the medics drive ..."), or when a
-# verb of moving (or of the crew's actions) follows them, after an auxiliary or not ("the
-# visitors are walking", "the medics will search room_b"); "the staff are at x 2" says where
-RELAY = frozenset({"tell", "ask", "have", "instruct", "order", "radio", "let"})
-RELAY_REACH = 4  # "tell the two field medics to ...": words from the relaying verb to the noun
-AUXILIARIES = frozenset({"will", "ll", "would", "can", "could", "should", "shall", "must",
-                         "may", "might", "are", "is", "re", "am", "was", "were"})
-MOVING = frozenset({
-    "go", "goes", "going", "went", "walk", "walks", "walking", "walked", "drive", "drives",
-    "driving", "drove", "head", "heads", "heading", "headed", "come", "comes", "coming",
-    "came", "move", "moves", "moving", "moved", "run", "runs", "running", "travel", "travels",
-    "travelling", "traveling", "proceed", "proceeds", "proceeding", "fly", "flies", "flying",
-    "return", "returns", "returning"})
-# a part that leaves it to others ends before an imperative after a comma ("the medics are
-# waiting at x 2, y 3, send the rover there"), or after "and" or "then"
-_JOINS = frozenset({"and", "then", "now", "please"})
-_OTHERS_WORDS = REFLEXIVE | PEOPLE
 _NOT = frozenset({"not", "no"})
 SAID_WORDS = 8  # a question is quoted by its first words, at most this many
 
@@ -241,7 +211,7 @@ def idle_parts(words: Sequence[str], seps: Sequence[str], clause_starts: Sequenc
         cues = sorted([*cues, *_clock_times(words, seps, find)])
     if not EVENTS.isdisjoint(vocabulary):
         cues = sorted([*cues, *_events(words, find)])
-    others = not _OTHERS_WORDS.isdisjoint(vocabulary)
+    others = not ACTOR_WORDS.isdisjoint(vocabulary)
     if not cues and not others and OPENINGS.isdisjoint(vocabulary):
         return ()  # no sentence can open as anything but what may ask (most requests)
     plan_only = next(((a, b) for a, b, kind in cues if kind is PLAN_KIND), None)
@@ -268,55 +238,10 @@ def idle_parts(words: Sequence[str], seps: Sequence[str], clause_starts: Sequenc
         if found is not None:
             out.append(Idle(*found, start, end))
         elif others:
-            out += _left_to_others(words, seps, start, end, verbs, said)
+            out += [Idle(OTHERS_KIND, said(a, min(b, a + SAID_WORDS)) + (
+                " ..." if b - a > SAID_WORDS else ""), a, b)
+                for a, b in left_to_others(words, seps, start, end, verbs)]
     return tuple(out)
-
-
-def _left_to_others(words: Sequence[str], seps: Sequence[str], start: int, end: int,
-                    verbs: frozenset[str], said: Said) -> list[Idle]:
-    """The parts of the sentence [start, end) that say someone other than the crew does it
-    (see REFLEXIVE, PEOPLE): each from its speaker, relaying verb or person to the sentence's
-    end, or to an imperative that follows (:func:`_part_end`)."""
-    out: list[Idle] = []
-    k = start
-    while k < end:
-        word = words[k]
-        begin = None
-        if word in REFLEXIVE and not (k > start and words[k - 1] == "for"):  # "see for myself"
-            first = max(start, out[-1].end if out else start)
-            begin = next((j for j in range(k - 1, max(first, k - SPEAKER_REACH) - 1, -1)
-                          if words[j] in SPEAKER), first)
-        elif word in PEOPLE and k + 1 < end:
-            relay = next((j for j in range(k - 1, max(start, k - RELAY_REACH) - 1, -1)
-                          if words[j] in RELAY), None)
-            after = k + 2 if words[k + 1] in AUXILIARIES and k + 2 < end else k + 1
-            moves = words[after] in MOVING or words[after] in verbs
-            if relay is not None and (words[k + 1] == "to" or moves):
-                begin = relay  # "tell the medics to go ...", "have the medics drive ..."
-            elif relay is None and moves:
-                begin = k  # "the visitors are walking ...", "while the medics go ..."
-        if begin is None:
-            k += 1
-            continue
-        stop = _part_end(words, seps, max(begin, k) + 1, end, verbs)
-        out.append(Idle(OTHERS_KIND, said(begin, min(stop, begin + SAID_WORDS)) + (
-            " ..." if stop - begin > SAID_WORDS else ""), begin, stop))
-        k = stop
-    return out
-
-
-def _part_end(words: Sequence[str], seps: Sequence[str], k: int, end: int,
-              verbs: frozenset[str]) -> int:
-    """Where a part that leaves it to others, from before word ``k``, ends: at the sentence's
-    end, or before an imperative that follows a comma, "and" or "then" ("..., send the rover
-    there", "... and then search x 0 to 5")."""
-    for j in range(k, end):
-        joined = "," in seps[j - 1] or ";" in seps[j - 1] or words[j - 1] in _JOINS
-        if joined and words[j] in verbs:
-            while j > k and words[j - 1] in _JOINS:
-                j -= 1
-            return j
-    return end
 
 
 # an event the crew cannot see, after or upon which something is asked: for later ("after the
