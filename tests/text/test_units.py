@@ -52,6 +52,7 @@ def test_the_metres_names_are_the_metres_own() -> None:
     ("between 10 and 20 feet", [("between 10 and 20 feet", 3.048, "m", ">="),
                                 ("between 10 and 20 feet", 6.096, "m", "<=")]),
     ("x from 0 to 5 m, y from 0 to 5 m", []),
+    ("between 1 and 2 m/s", []),  # (a range of speeds: no length, and no bound either)
 ])
 def test_speeds_and_bounds_as_read(text: str, read: list[tuple[str, float, str, str]]) -> None:
     """A length per a time is a speed in m/s, never a length ("2 m/s" is no altitude); a

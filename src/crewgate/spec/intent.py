@@ -696,8 +696,8 @@ class Intent(IntentChecks, Rule):
             "an object) goes into the parameter it is for, in the parameter's unit (\"10 feet\" "
             "is 3.048 m), never a default or another value; "
             "every destination, object and action it states is carried by a step. A bound it "
-            "states (\"below 4 metres\", \"at least 5 m\") holds for every value of that unit "
-            "of the robot it is said of, defaults included.",
+            "states (\"below 4 metres\", \"at least 5 m\", \"between 3 and 5 m\") holds for "
+            "every value of that unit of the robot it is said of, defaults included.",
             "- Add no step the request does not ask for, beyond what the workflow requires.",
             "- If the request takes back what it asked (\"never mind\", \"cancel that\", \"don't "
             "move anything\"), answer with no steps.",

@@ -926,7 +926,8 @@ class Reading:
                 continue
             if unit is None and end < len(words) and words[end] in UNITS:
                 unit, end = words[end], end + 1
-            if unit is not None and (low := self._range_low(i)) is not None:
+            if unit is not None and self._per_time(end) is None \
+                    and (low := self._range_low(i)) is not None:
                 # "between 3 and 5 metres": at least the one, at most the other
                 at, least = low
                 least, value = min(least, value), max(least, value)  # "between 5 and 3 m"
