@@ -58,6 +58,31 @@ def test_a_robot_that_cannot_do_it_is_not_swapped_for_one_that_can(g1_go2: Crew)
                          "has no skill that moves it to a place, and go2 may not take its place")]
 
 
+@pytest.mark.parametrize(("request_", "p", "said"), [
+    ("Use the rover to search x 0 to 5, y 0 to 5.", plan("search_only", *SEARCH, LAND),
+     (1, "the request asks tb3 to 'search'; tb3 has no such skill, and iris may not take its "
+         "place")),
+    ("Have the drone drive to x 2, y 3.",
+     plan("dispatch_only", ("tb3", "navigate_to", {"goal": [2.0, 3.0]})),
+     (0, "the request asks iris to 'drive'; iris has no such skill, and tb3 may not take its "
+         "place")),
+])
+def test_an_action_told_to_a_robot_that_cannot_do_it_is_not_swapped(
+        sar: Crew, request_: str, p: dict[str, Any], said: tuple[int, str]) -> None:
+    """A telling verb ("use", "have", "tell", ...) hands the action to the robot after it: the
+    drone's search for "use the rover to search" was accepted."""
+    assert found(check(sar, request_, p)) == [(said[0], "substituted_robot", said[1])]
+
+
+@pytest.mark.parametrize(("request_", "place"), [
+    ("Have the dog take the red cube to room_b.", "room_b"),  # the humanoid's grab: a partner
+    ("Get the dog to fetch the red cube to room_a.", "room_a"),
+])
+def test_a_robot_told_an_action_that_acts_in_the_plan_is_not_swapped(
+        g1_go2: Crew, request_: str, place: str) -> None:
+    assert found(check(g1_go2, request_, carry("red_cube", place))) == []
+
+
 def test_a_stated_altitude_is_not_replaced_by_the_default(sar: Crew) -> None:
     v = check(sar, "Take off to 6 metres, survey x from 0 to 5, y from 0 to 5, then land.",
               plan("search_only", *SEARCH, LAND))

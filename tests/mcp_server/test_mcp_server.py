@@ -142,8 +142,9 @@ def test_a_valid_plan_runs_to_completion_on_the_simulator(tmp_path: Path) -> Non
 
 
 def test_refused_plans_come_back_with_feedback_and_nothing_moves(tmp_path: Path) -> None:
-    """A swapped robot, then a substituted place: refused with the gate's facts; the budget
-    (a plan and one replan) spent, a third attempt is not taken; the refusal is journaled."""
+    """A swapped robot, then a substituted place (and the same swap): refused with the gate's
+    facts; the budget (a plan and one replan) spent, a third attempt is not taken; the refusal
+    is journaled."""
     seen: dict[str, Any] = {}
 
     async def scenario(agent: Agent) -> None:
@@ -165,15 +166,18 @@ def test_refused_plans_come_back_with_feedback_and_nothing_moves(tmp_path: Path)
         "and go2 may not take its place")}]
     subst = seen["subst"]
     assert (subst["status"], subst["attempts"], subst["attempts_left"]) == ("refused", 2, 0)
-    assert subst["feedback"] == [{"index": 0, "code": "substituted_value", "detail":
-                                  "go2.navigate_to_location: location 'room_a' is not what "
-                                  "the request states"}]
+    assert subst["feedback"] == [
+        {"index": 0, "code": "substituted_value", "detail": "go2.navigate_to_location: location "
+         "'room_a' is not what the request states"},
+        {"index": 0, "code": "substituted_robot", "detail": "the request asks g1 to 'walk'; g1 "
+         "has no such skill, and go2 may not take its place"}]
     assert subst["dispatched"] == []
     assert seen["third"] == {"error": f"mission {swap['mission']} has used its 2 attempts; "
                              "nothing moved. Start a new mission if the request still stands"}
     assert seen["state"]["robots"]["go2"]["location"] == "start"
     record = Journal(journal).mission(swap["mission"])
-    assert (record.status, list(record.codes)) == ("refused", ["substituted_value"])
+    assert (record.status, list(record.codes)) == ("refused", ["substituted_value",
+                                                               "substituted_robot"])
 
 
 def test_a_second_attempt_after_the_feedback_succeeds(tmp_path: Path) -> None:

@@ -5,8 +5,11 @@ holds (docs/ros2.md): those latched writers are its *holders*. So the one who pu
 can hear it taken: it reads every holder's last value with a latched reader, and is done once
 each holder on the graph holds the new value. Until then it republishes the value whenever a
 reader has matched since, and every ``REPUBLISH_S`` (a best-effort reader that matched a moment
-ago may have missed it; holders take a repeated value as nothing new). Without holders (robot
-drivers with a plain reader only), a matched reader is all it can know.
+ago may have missed it; holders take a repeated value as nothing new). Discovery brings a
+node's writer apart from its readers, sometimes later: a crewgate node or orchestrator (its
+name begins with ``crewgate_``) seen reading the topic is waited for as a holder until its
+writer comes. Without holders (robot drivers with a plain reader only), a matched reader is
+all it can know.
 
 Writing the value is not enough to know it arrived: a command that exits at the first matched
 reader may leave with its latched value undelivered, and a status read a moment later would
@@ -30,6 +33,8 @@ POLL_S = 0.02
 # has not brought in this time is not waited for (it hears the value from the other holders)
 DISCOVERY_S = 1.0
 UNNAMED = "_NODE_NAME_UNKNOWN_"  # rclpy's name for a writer whose node's name has not come yet
+OURS = "crewgate_"  # the node names of crewgate's robot nodes and orchestrators: holders
+ESTOP_NODE = "crewgate_estop_"  # ... but for this command's (another one's is a writer only)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +63,7 @@ def offer_estop(topic: str, engaged: bool, wait_s: float) -> Offer:
     from rclpy.qos import DurabilityPolicy
 
     bool_type = interface("std_msgs/msg/Bool")
-    name = f"crewgate_estop_{os.getpid()}"  # ours is told from the holders by its node name
+    name = f"{ESTOP_NODE}{os.getpid()}"  # ours is told from the holders by its node name
     spinner = SpinningNode(name)  # (a missing rclpy: a clear error)
     latest: dict[bytes, bool] = {}  # a holder's endpoint gid -> the last value it published
     lock = threading.Lock()
@@ -80,18 +85,26 @@ def offer_estop(topic: str, engaged: bool, wait_s: float) -> Offer:
         while True:
             # (our own reader matched our writer at once: it is not counted)
             readers = max(0, publisher.get_subscription_count() - 1)
-            on_graph = sum(1 for info in node.get_subscriptions_info_by_topic(topic)
-                           if info.node_name != name)
+            readers_on_graph = [info.node_name
+                                for info in node.get_subscriptions_info_by_topic(topic)
+                                if info.node_name != name]
+            on_graph = len(readers_on_graph)
+            # crewgate's own nodes and orchestrators hold it: each one reading it is waited
+            # for as a holder (its writer is discovered apart from its readers, sometimes later)
+            ours = {n for n in readers_on_graph
+                    if n.startswith(OURS) and not n.startswith(ESTOP_NODE)}
             holders = {bytes(info.endpoint_gid): info.node_name
                        for info in node.get_publishers_info_by_topic(topic)
                        if info.qos_profile.durability == DurabilityPolicy.TRANSIENT_LOCAL
                        and info.node_name != name}
             with lock:
-                offer = Offer(topic, engaged, readers, tuple(sorted(
-                    ((n, latest.get(gid)) for gid, n in holders.items()), key=lambda h: h[0])))
+                held = [(n, latest.get(gid)) for gid, n in holders.items()]
+            # (one of ours whose writer has not come yet: a holder not heard)
+            held += [(n, None) for n in ours - set(holders.values())]
+            offer = Offer(topic, engaged, readers, tuple(sorted(held, key=lambda h: h[0])))
             now = time.monotonic()
-            # known whole once every reader on the graph has matched (a node's writer is
-            # discovered with its readers) and every writer's node is named
+            # known whole once every reader on the graph has matched and every writer's node
+            # is named
             whole = readers >= on_graph and UNNAMED not in holders.values()
             if (offer.taken and whole and now >= discovered) or now >= deadline:
                 break

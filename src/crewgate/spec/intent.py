@@ -23,6 +23,7 @@ from crewgate.codes import Code, Findings, Problem
 from crewgate.spec.base import Rule
 from crewgate.text.inflect import gerund
 from crewgate.text.intent import (
+    ARTICLES,
     MODAL_REACH,
     WINDOW,
     Mention,
@@ -98,6 +99,9 @@ class Brief:
     excluded: dict[str, str] = field(default_factory=dict)  # robot -> why ("do not ...")
     only: set[str] = field(default_factory=set)  # robots said to act alone ("drone only")
     actions: list[Mention] = field(default_factory=list)  # skills asked (refs)
+    # actions asked of a robot none of whose skills they name ("use the rover to search"):
+    # the action and that robot's mention; another robot's step of it takes its place
+    misgiven: list[tuple[Mention, Mention]] = field(default_factory=list)
     only_actions: set[str] = field(default_factory=set)  # "just wave"
     negated: list[Mention] = field(default_factory=list)  # skills, places, objects ruled out
     places: list[Mention] = field(default_factory=list)  # destinations stated
@@ -214,6 +218,24 @@ def _between(parts: Sequence[Idle], start: int, end: int) -> list[tuple[int, int
     if at < end:
         out.append((at, end))
     return out
+
+
+# verbs that hand an action to the robot after them ("use the rover to search", "have the drone
+# drive"), the action right after the robot (or its "to"); not one a particle follows ("make
+# the drone go up": the drone's takeoff, said with the rover's verb)
+_TELLING = frozenset({"use", "have", "tell", "ask", "order", "instruct", "get", "let"})
+_PARTICLES = frozenset({"up", "down", "off", "out", "away", "back"})
+
+
+def _told_to(words: Sequence[str], agent: Mention, action: Mention) -> bool:
+    """Whether the request hands ``action`` to the robot of ``agent`` by a telling verb right
+    before it ("use the rover to search", "have the drone drive to x 2, y 3")."""
+    before = words[agent.start - 1] if agent.start else ""
+    if before in ARTICLES and agent.start > 1:
+        before = words[agent.start - 2]
+    gap = action.start - agent.end
+    return before in _TELLING and (gap == 0 or (gap == 1 and words[agent.end] == "to")) and (
+        action.end >= len(words) or words[action.end] not in _PARTICLES)
 
 
 def _close(a: object, b: float) -> bool:
@@ -430,7 +452,7 @@ class IntentChecks:
                       f"({brief.idle.fix()})")
             return
         mark = len(f.items)
-        self._who(brief, step, f)
+        self._who(brief, step, f, steps)
         self._ruled_out(brief, step, f)
         if len(f.items) > mark or step.typed is None:
             return  # ruled out already, or refused for its arguments: nothing more to say
@@ -462,7 +484,8 @@ class IntentChecks:
                 f.add(Code.NEGATED_STEP, f"the request keeps {step.robot} {state} ({said!r}); "
                       f"{step.ref} ends it")
 
-    def _who(self, brief: Brief, step: PlannedStep, f: Findings) -> None:
+    def _who(self, brief: Brief, step: PlannedStep, f: Findings,
+             steps: Sequence[PlannedStep]) -> None:
         if step.robot in brief.excluded:
             f.add(Code.EXCLUDED_ROBOT, f"the request rules out {step.robot}: "
                   f"{brief.excluded[step.robot]!r}")
@@ -474,12 +497,22 @@ class IntentChecks:
             f.add(Code.EXCLUDED_ROBOT, f"the request asks for {_names(brief.only)} only; not "
                   f"{step.robot}")
         values = step.names
+        mark = len(f.items)
         for m in brief.places:
             named = brief.clause_robots.get(m.clause, set())
             if named and step.robot not in named and values & m.referents:
                 f.add(Code.SUBSTITUTED_ROBOT, f"the request gives {m.phrase!r} to "
                       f"{_names(named)}; {self._can_go(named)}, and {step.robot} may not take "
                       "its place")
+        for m, agent in brief.misgiven if len(f.items) == mark else ():
+            # (the robot told acts in the plan: "have the dog take the cube to room_b" is the
+            # humanoid's grab and the dog's walk, the carry the workflow makes of it)
+            if step.ref in m.referents and step.robot not in agent.referents and all(
+                    s.robot not in agent.referents for s in steps):
+                f.add(Code.SUBSTITUTED_ROBOT, f"the request asks {_names(agent.referents)} to "
+                      f"{m.phrase!r}; {_names(agent.referents)} has no such skill, and "
+                      f"{step.robot} may not take its place")
+                break
 
     @staticmethod
     def _with(step: PlannedStep, things: frozenset[str],
@@ -787,8 +820,10 @@ class Intent(IntentChecks, Rule):
                 else None
             mine = {r for r in m.referents if agent is None
                     or r.partition(".")[0] in agent.referents}
-            if not mine:
-                continue  # "make the drone go up": "go" is the rover's; not an action asked
+            if not mine:  # "make the drone go up": "go" is the rover's; not an action asked
+                if agent is not None and _told_to(reading.words, agent, m):
+                    brief.misgiven.append((m, agent))  # "use the rover to search"
+                continue
             brief.actions.append(m)
             if m.exclusive:
                 brief.only_actions |= mine
