@@ -493,6 +493,27 @@ def test_a_request_that_asks_nothing_refuses_every_step_at_dispatch_too(sar: Cre
          "it)")]
 
 
+@pytest.mark.parametrize(("request_", "said"), [
+    ("Search x 0 to 5, y 0 to 5 and land. Rover: no.", "rover: no"),
+    ("Search x 0 to 5, y 0 to 5 and land. Rover? Not today.", "rover? not today"),
+    ("Search x 0 to 5, y 0 to 5 and land; give the rover a rest.", "rover a rest"),
+])
+def test_a_robot_given_a_bare_no_or_a_rest_is_ruled_out(sar: Crew, request_: str,
+                                                         said: str) -> None:
+    """The rover's dispatch was accepted beside each of these."""
+    assert found(check(sar, request_, plan("search_and_dispatch", *SEARCH, DISPATCH, LAND))) == [
+        (2, "excluded_robot", f"the request rules out tb3: {said!r}")]
+
+
+@pytest.mark.parametrize("request_", [
+    "The drone? No. The rover: drive to x 2, y 3.",
+    "Should I send the drone? No, send the rover to x 2, y 3.",
+])
+def test_a_no_that_is_no_refusal_of_the_robot_rules_nothing_out(sar: Crew,
+                                                                request_: str) -> None:
+    assert found(check(sar, request_, GO_23)) == []
+
+
 def test_air_assets_only_keeps_the_rover_out(sar: Crew) -> None:
     v = check(sar, "Air assets only - do not send the rover. Search x 0 to 5, y 0 to 5.",
               plan("search_and_dispatch", *SEARCH, DISPATCH))

@@ -132,6 +132,11 @@ BARE_PROHIBITIONS: tuple[tuple[str, ...], ...] = (("don", "t"), ("do", "not"), (
 _INTERJECTIONS = frozenset({"no", "nope", "nah", "wait", "actually", "oh", "um", "uh", "hmm",
                             "ok", "okay", "please", "sorry", "hold", "on", "so", "well"})
 _SENTENCE_ENDS = frozenset(".!")
+# a bare refusal said of a robot right before it ("Rover: no.", "the rover? Not today.")
+_BARE_NO = frozenset({"no", "nope", "nah", "not"})
+_NOT_NOW = frozenset({"today", "now", "yet", "needed", "required"})
+# "give the rover a rest"
+_RESTING = frozenset({("a", "rest"), ("a", "break"), ("the", "day"), ("a", "breather")})
 _LONGEST_NEGATION = max(map(len, NEGATIONS))
 _NEVER_MIND = ("never", "mind")
 _LONGEST_TAKING_BACK = max(map(len, TAKING_BACK))
@@ -806,6 +811,11 @@ class Reading:
                     return self.said(start, cue_end)
             if self._waits(end):
                 return self.said(start, end + 1)
+            if robot and (no := self._said_no(end)) is not None:
+                return self.said(start, no)  # "Rover: no.", "the rover? Not today."
+            if robot and words[end:end + 2] in _RESTING and start and words[
+                    start - 1 if words[start - 1] not in ARTICLES else start - 2] == "give":
+                return self.said(start, end + 2)  # "give the rover a rest"
             if words[end] in _FIRST_MODALS:
                 found = self._after_modals(start, end, aside)
                 if found is not None and found[0] == "stays":  # "the dog should stay"
@@ -826,6 +836,20 @@ class Reading:
             if words[kept] in KEPT:
                 return self.said(keep, kept + 1)
         return None
+
+    def _said_no(self, k: int) -> int | None:
+        """Where a bare "no" said of what comes right before word ``k`` ends: set off from it
+        by ":", "?", "," or a dash, and ending its sentence ("Rover: no.", "the rover? Not
+        today.", "rover - nope"); not "the rover no further than ..."."""
+        words, seps, n = self.words, self.seps, len(self.words)
+        if words[k] not in _BARE_NO or not any(c in seps[k - 1] for c in ":?,-—"):
+            return None
+        end = k + 1
+        if words[k] == "not":
+            if end >= n or words[end] not in _NOT_NOW:
+                return None
+            end += 1
+        return end if end == n or not _SENTENCE_ENDS.isdisjoint(seps[end - 1]) else None
 
     def _waits(self, k: int) -> bool:
         """Whether word ``k`` is a wait that keeps its subject where it is: "the rover waits.",
