@@ -62,6 +62,11 @@ def test_a_robot_that_cannot_do_it_is_not_swapped_for_one_that_can(g1_go2: Crew)
     ("Use the rover to search x 0 to 5, y 0 to 5.", plan("search_only", *SEARCH, LAND),
      (1, "the request asks tb3 to 'search'; tb3 has no such skill, and iris may not take its "
          "place")),
+    # the rover in the plan, carrying nothing its clause states: the search is still swapped
+    ("Use the rover to search x 0 to 5, y 0 to 5.", plan("search_and_dispatch", *SEARCH,
+                                                         DISPATCH),
+     (1, "the request asks tb3 to 'search'; tb3 has no such skill, and iris may not take its "
+         "place")),
     ("Have the drone drive to x 2, y 3.",
      plan("dispatch_only", ("tb3", "navigate_to", {"goal": [2.0, 3.0]})),
      (0, "the request asks iris to 'drive'; iris has no such skill, and tb3 may not take its "
@@ -70,7 +75,8 @@ def test_a_robot_that_cannot_do_it_is_not_swapped_for_one_that_can(g1_go2: Crew)
 def test_an_action_told_to_a_robot_that_cannot_do_it_is_not_swapped(
         sar: Crew, request_: str, p: dict[str, Any], said: tuple[int, str]) -> None:
     """A telling verb ("use", "have", "tell", ...) hands the action to the robot after it: the
-    drone's search for "use the rover to search" was accepted."""
+    drone's search for "use the rover to search" was accepted (with the rover's drive to the
+    victim too)."""
     assert found(check(sar, request_, p)) == [(said[0], "substituted_robot", said[1])]
 
 

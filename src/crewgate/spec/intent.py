@@ -505,10 +505,14 @@ class IntentChecks:
                       f"{_names(named)}; {self._can_go(named)}, and {step.robot} may not take "
                       "its place")
         for m, agent in brief.misgiven if len(f.items) == mark else ():
-            # (the robot told acts in the plan: "have the dog take the cube to room_b" is the
-            # humanoid's grab and the dog's walk, the carry the workflow makes of it)
-            if step.ref in m.referents and step.robot not in agent.referents and all(
-                    s.robot not in agent.referents for s in steps):
+            # (the robot told carries in the plan a place or object its clause states: "have
+            # the dog take the cube to room_b" is the humanoid's grab and the dog's walk, the
+            # carry the workflow makes of it; "use the rover to search" with the rover driving
+            # to the victim is the drone's search all the same)
+            stated = {r for t in (brief.places, brief.objects) for n in t
+                      if n.clause == m.clause for r in n.referents}
+            if step.ref in m.referents and step.robot not in agent.referents and not any(
+                    s.robot in agent.referents and s.names & stated for s in steps):
                 f.add(Code.SUBSTITUTED_ROBOT, f"the request asks {_names(agent.referents)} to "
                       f"{m.phrase!r}; {_names(agent.referents)} has no such skill, and "
                       f"{step.robot} may not take its place")
