@@ -299,10 +299,12 @@ def _clock_times(words: Sequence[str], seps: Sequence[str], find: Find
     return out
 
 
-def _at(words: Sequence[str], k: int, end: int,
-        cues: dict[str, tuple[tuple[str, ...], ...]]) -> bool:
-    """Whether one of the cues (by their first word) begins at word ``k``."""
-    return any(tuple(words[k:min(end, k + len(c))]) == c for c in cues.get(words[k], ()))
+def _cue_at(words: Sequence[str], k: int, end: int,
+            cues: dict[str, tuple[tuple[str, ...], ...]]) -> int:
+    """The length of the cue (by their first word) that begins at word ``k``, or 0 (none
+    begins there)."""
+    return next((len(c) for c in cues.get(words[k], ())
+                 if tuple(words[k:min(end, k + len(c))]) == c), 0)
 
 
 def _opening(words: Sequence[str], seps: Sequence[str], start: int, end: int, question: bool,
@@ -314,8 +316,8 @@ def _opening(words: Sequence[str], seps: Sequence[str], start: int, end: int, qu
         return None
     kind = None
     if words[k] in OPENINGS:
-        kind = SUPPOSES if _at(words, k, end, _SUPPOSE) else _kind(words, k, end, question,
-                                                                     verbs)
+        supposes = _cue_at(words, k, end, _SUPPOSE)
+        kind = SUPPOSES if supposes else _kind(words, k, end, question, verbs)
     if kind is None:  # "rover, can you ...", "hey drone, are you ...": past a short address
         comma = next((j for j in range(k, min(end - 1, k + VOCATIVE_WORDS)) if "," in seps[j]),
                      None)
@@ -346,13 +348,14 @@ def _kind(words: Sequence[str], k: int, end: int, question: bool,
         k += 2
         if k < end and words[k] == "please":
             k += 1
-        return TOLD if k < end and words[k] not in verbs and _at(words, k, end, _TELL) else ""
+        told = k < end and words[k] not in verbs and _cue_at(words, k, end, _TELL)
+        return TOLD if told else ""
     if first in ("can", "could", "couldn") or (first == "shall" and after in ("we", "i")) or (
             first in _ABOUT and after == "about") or (first == "why" and after in _WHY_NOT) or (
             first in ("do", "does") and after == "you" and k + 2 < end
             and words[k + 2] == "mind"):
         return ""
-    if first not in verbs and _at(words, k, end, _TELL):
+    if first not in verbs and _cue_at(words, k, end, _TELL):
         return TOLD
     if first == "what" and after in ("a", "an") and not question:
         return None  # "what a day, now send the rover": an exclamation
@@ -360,13 +363,6 @@ def _kind(words: Sequence[str], k: int, end: int, question: bool,
             first in MARKED_QUESTION_WORDS or first in MARKED_AUXILIARIES)):
         return ASKS
     return None
-
-
-def _cue_at(words: Sequence[str], k: int, end: int,
-            cues: dict[str, tuple[tuple[str, ...], ...]]) -> int:
-    """The length of the cue (by their first word) that begins at word ``k``, or 0."""
-    return next((len(c) for c in cues.get(words[k], ())
-                 if tuple(words[k:min(end, k + len(c))]) == c), 0)
 
 
 def _perfect(words: Sequence[str], k: int, end: int) -> bool:
