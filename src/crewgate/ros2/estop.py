@@ -8,8 +8,9 @@ reader has matched since, and every ``REPUBLISH_S`` (a best-effort reader that m
 ago may have missed it; holders take a repeated value as nothing new). Discovery brings a
 node's writer apart from its readers, sometimes later: a crewgate node or orchestrator (its
 name begins with ``crewgate_``) seen reading the topic is waited for as a holder until its
-writer comes. Without holders (robot drivers with a plain reader only), a matched reader is
-all it can know.
+writer comes; and a node's name comes apart from its endpoints (until then rclpy calls it
+``_NODE_NAME_UNKNOWN_``), so an endpoint of a node not yet named is waited for until it is.
+Without holders (robot drivers with a plain reader only), a matched reader is all it can know.
 
 Writing the value is not enough to know it arrived: a command that exits at the first matched
 reader may leave with its latched value undelivered, and a status read a moment later would
@@ -57,6 +58,33 @@ class Offer:
         return tuple((n, v) for n, v in self.holders if v != self.engaged)
 
 
+@dataclass(frozen=True, slots=True)
+class Graph:
+    """What discovery has brought of the e-stop topic, as the command sees it (its own reader
+    and writer left out)."""
+
+    readers: int  # readers matched to the command's writer
+    reader_nodes: tuple[str, ...]  # the node of each reader on the graph
+    holders: dict[bytes, str]  # each latched writer's endpoint gid -> its node
+
+    @property
+    def whole(self) -> bool:
+        """Every reader on the graph has matched, and every reader's and writer's node is named:
+        a node's name comes apart from its endpoints, and until it has, one of ours reading the
+        topic cannot be told to be waited for as a holder."""
+        return (self.readers >= len(self.reader_nodes) and UNNAMED not in self.reader_nodes
+                and UNNAMED not in self.holders.values())
+
+    def offer(self, topic: str, engaged: bool, latest: dict[bytes, bool]) -> Offer:
+        """Where publishing ``engaged`` stands, given the last value heard from each writer.
+        One of crewgate's nodes or orchestrators seen reading the topic is a holder not heard
+        until its writer comes (discovery brings a node's writer apart from its readers)."""
+        held = [(n, latest.get(gid)) for gid, n in self.holders.items()]
+        ours = {n for n in self.reader_nodes if n.startswith(OURS) and not n.startswith(ESTOP_NODE)}
+        held += [(n, None) for n in ours - set(self.holders.values())]
+        return Offer(topic, engaged, self.readers, tuple(sorted(held, key=lambda h: h[0])))
+
+
 def offer_estop(topic: str, engaged: bool, wait_s: float) -> Offer:
     """Publish ``engaged`` on ``topic`` latched, and wait (at most ``wait_s``) until a reader has
     matched and every holder of the e-stop on the graph holds it."""
@@ -85,28 +113,19 @@ def offer_estop(topic: str, engaged: bool, wait_s: float) -> Offer:
         while True:
             # (our own reader matched our writer at once: it is not counted)
             readers = max(0, publisher.get_subscription_count() - 1)
-            readers_on_graph = [info.node_name
-                                for info in node.get_subscriptions_info_by_topic(topic)
-                                if info.node_name != name]
-            on_graph = len(readers_on_graph)
-            # crewgate's own nodes and orchestrators hold it: each one reading it is waited
-            # for as a holder (its writer is discovered apart from its readers, sometimes later)
-            ours = {n for n in readers_on_graph
-                    if n.startswith(OURS) and not n.startswith(ESTOP_NODE)}
-            holders = {bytes(info.endpoint_gid): info.node_name
-                       for info in node.get_publishers_info_by_topic(topic)
-                       if info.qos_profile.durability == DurabilityPolicy.TRANSIENT_LOCAL
-                       and info.node_name != name}
+            graph = Graph(
+                readers=readers,
+                reader_nodes=tuple(info.node_name
+                                   for info in node.get_subscriptions_info_by_topic(topic)
+                                   if info.node_name != name),
+                holders={bytes(info.endpoint_gid): info.node_name
+                         for info in node.get_publishers_info_by_topic(topic)
+                         if info.qos_profile.durability == DurabilityPolicy.TRANSIENT_LOCAL
+                         and info.node_name != name})
             with lock:
-                held = [(n, latest.get(gid)) for gid, n in holders.items()]
-            # (one of ours whose writer has not come yet: a holder not heard)
-            held += [(n, None) for n in ours - set(holders.values())]
-            offer = Offer(topic, engaged, readers, tuple(sorted(held, key=lambda h: h[0])))
+                offer = graph.offer(topic, engaged, latest)
             now = time.monotonic()
-            # known whole once every reader on the graph has matched and every writer's node
-            # is named
-            whole = readers >= on_graph and UNNAMED not in holders.values()
-            if (offer.taken and whole and now >= discovered) or now >= deadline:
+            if (offer.taken and graph.whole and now >= discovered) or now >= deadline:
                 break
             # again to a reader matched since (a volatile one gets no latched value), and
             # now and then while a holder disagrees (a best-effort delivery may be lost)
