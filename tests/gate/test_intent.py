@@ -24,6 +24,7 @@ ZONE = {"x_min": 0, "x_max": 5, "y_min": 0, "y_max": 5}
 SEARCH: tuple[Step, Step] = (("iris", "takeoff", {}), ("iris", "search_target", ZONE))
 DISPATCH: Step = ("tb3", "navigate_to", {"target": "victim"})
 LAND: Step = ("iris", "land", {})
+GO_23 = plan("dispatch_only", ("tb3", "navigate_to", {"goal": [2.0, 3.0]}))
 
 
 def carry(obj: str, place: str) -> dict[str, Any]:
@@ -78,6 +79,34 @@ def test_an_action_told_to_a_robot_that_cannot_do_it_is_not_swapped(
     drone's search for "use the rover to search" was accepted (with the rover's drive to the
     victim too)."""
     assert found(check(sar, request_, p)) == [(said[0], "substituted_robot", said[1])]
+
+
+@pytest.mark.parametrize(("request_", "p", "said"), [
+    ("Fly the drone to x 2, y 3.", GO_23,
+     (0, "the request gives the point (2, 3) to iris ('Fly the drone to x 2, y 3'); iris has "
+         "no skill that moves it to a place, and tb3 may not take its place")),
+    ("Drone: x 2, y 3, then back.", GO_23,
+     (0, "the request gives the point (2, 3) to iris ('Drone: x 2, y 3'); iris has no skill "
+         "that moves it to a place, and tb3 may not take its place")),
+    ("Rover, sweep x 0 to 5, y 0 to 5.", plan("search_only", *SEARCH, LAND),
+     (1, "the request gives the zone x [0, 5], y [0, 5] to tb3 ('Rover, sweep x 0 to 5, y 0 to "
+         "5'); tb3 has no skill that takes a zone, and iris may not take its place")),
+])
+def test_a_point_or_zone_given_to_a_robot_is_not_taken_by_one_not_named(
+        sar: Crew, request_: str, p: dict[str, Any], said: tuple[int, str]) -> None:
+    """Each of these plans was accepted: the step carried a value the request states, and
+    that asked for it, whoever the request gave the value to."""
+    assert found(check(sar, request_, p)) == [(said[0], "substituted_robot", said[1])]
+
+
+@pytest.mark.parametrize("request_", [
+    "The drone spotted the victim at x 2, y 3; send the rover there.",  # the rover named
+    "The drone is at x 2, y 3. Go there.",  # asked by its action
+    "Go to x 2, y 3.",  # the point given to no robot
+])
+def test_a_point_said_beside_another_robot_still_asks_the_step_that_goes_there(
+        sar: Crew, request_: str) -> None:
+    assert found(check(sar, request_, GO_23)) == []
 
 
 @pytest.mark.parametrize(("request_", "place"), [
@@ -140,7 +169,6 @@ def test_a_retraction_refuses_every_step_at_dispatch_too(g1_go2: Crew) -> None:
          "g1.grab_from_table may not run")]
 
 
-GO_23 = plan("dispatch_only", ("tb3", "navigate_to", {"goal": [2.0, 3.0]}))
 _NOTHING = "and asks nothing to move now: no step may run"
 
 
@@ -503,6 +531,8 @@ def test_a_request_that_asks_nothing_refuses_every_step_at_dispatch_too(sar: Cre
     ("Search x 0 to 5, y 0 to 5 and land. Rover: no.", "rover: no"),
     ("Search x 0 to 5, y 0 to 5 and land. Rover? Not today.", "rover? not today"),
     ("Search x 0 to 5, y 0 to 5 and land; give the rover a rest.", "rover a rest"),
+    ("Search x 0 to 5, y 0 to 5 and land, and the rover? Leave it.", "rover? leave it"),
+    ("Search x 0 to 5, y 0 to 5 and land. Rover: skip.", "rover: skip"),
 ])
 def test_a_robot_given_a_bare_no_or_a_rest_is_ruled_out(sar: Crew, request_: str,
                                                          said: str) -> None:
@@ -513,6 +543,8 @@ def test_a_robot_given_a_bare_no_or_a_rest_is_ruled_out(sar: Crew, request_: str
 
 @pytest.mark.parametrize("request_", [
     "The drone? No. The rover: drive to x 2, y 3.",
+    "Drive the rover to x 2, y 3, leave it there.",  # no dismissal: it goes on
+    "Drive to x 2, y 3 with the rover, leave it.",  # set off by a comma only
     "Should I send the drone? No, send the rover to x 2, y 3.",
 ])
 def test_a_no_that_is_no_refusal_of_the_robot_rules_nothing_out(sar: Crew,

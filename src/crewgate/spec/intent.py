@@ -24,6 +24,7 @@ from crewgate.spec.base import Rule
 from crewgate.text.inflect import gerund
 from crewgate.text.intent import (
     ARTICLES,
+    CLAUSE_JOINS,
     MODAL_REACH,
     WINDOW,
     Mention,
@@ -140,6 +141,9 @@ class Brief:
     free: set[str] = field(default_factory=set)  # robots named with no action of theirs beside
     # robots a skill of which takes something the request states (Intent._given)
     gives: frozenset[str] = frozenset()
+    # each part stating points or zones: what it states, the robots it names (not ruled out),
+    # the part; read only when a step needs it (IntentChecks._given_to)
+    given_to: list[tuple[RequestFacts, frozenset[str], str]] | None = None
 
     def asks_robot(self, robot: str) -> bool:
         return self.universal or robot in self.named
@@ -250,6 +254,8 @@ class IntentChecks:
     _takes: dict[str, frozenset[str]]  # slot -> robots with a skill taking a value of it
 
     _skills: dict[str, Skill]  # robot.skill -> the skill
+    robots: PhraseTable  # the crew's robots by their names
+    _verbs: frozenset[str]  # the words an action begins with
     _slotted: dict[tuple[str, str], tuple[str, ...]]  # (robot.skill, slot) -> its parameters
 
     def _skill(self, ref: str) -> Skill:
@@ -517,6 +523,54 @@ class IntentChecks:
                       f"{m.phrase!r}; {_names(agent.referents)} has no such skill, and "
                       f"{step.robot} may not take its place")
                 break
+        if (len(f.items) == mark and step.typed and brief.named and not brief.universal
+                and step.robot not in brief.named
+                and not any(step.ref in m.referents for m in brief.actions)):
+            self._given_elsewhere(brief, step, f)  # "fly the drone to x 2, y 3": not the rover
+
+    def _given_elsewhere(self, brief: Brief, step: PlannedStep, f: Findings) -> None:
+        """A step of a robot the request does not name, asked for by no action, that goes to a
+        point or zone the request states only in parts naming other robots ("Fly the drone
+        to x 2, y 3" and the rover's drive there): the value is theirs, and the step takes
+        their place."""
+        params = self._skill(step.ref).params
+        for pname, value in (step.typed or {}).items():
+            slot = params[pname].slot
+            if slot not in ("point", "zone"):
+                continue
+            said = [(robots, part) for facts, robots, part in self._given_to(brief)
+                    if (facts.states_point(value[0], value[1]) if slot == "point"
+                        else facts.states_zone(value))]
+            if said and all(robots and step.robot not in robots for robots, _ in said):
+                robots, part = said[0]
+                what = (f"the point ({value[0]:g}, {value[1]:g})" if slot == "point"
+                        else f"the zone x {_rng(value[:2])}, y {_rng(value[2:])}")
+                able = self._can_go(robots) if slot == "point" else self._can_take(robots)
+                f.add(Code.SUBSTITUTED_ROBOT, f"the request gives {what} to {_names(robots)} "
+                      f"({part!r}); {able}, and {step.robot} may not take its place")
+                return
+
+    def _given_to(self, brief: Brief) -> list[tuple[RequestFacts, frozenset[str], str]]:
+        """Each part of the request (a sentence, or a part of it ", then ..." begins) that states
+        points or zones, with the robots it names (read once per request, and only when a step
+        needs it): "fly over x 0 to 5, y 0 to 5 and land, then drive the rover to x 1, y 1"
+        gives the zone to no robot."""
+        if brief.given_to is None:
+            brief.given_to = []
+            for part in PART_BREAK.split(clean(brief.text)):
+                facts = RequestFacts.read(part)
+                if facts.points or facts.zones:
+                    robots = frozenset(r for m in Reading(part, self._verbs).mentions(
+                        self.robots, stays=True) if m.negated is None for r in m.referents)
+                    brief.given_to.append((facts, robots, part.strip()))
+        return brief.given_to
+
+    def _can_take(self, robots: Iterable[str]) -> str:
+        able = [f"{r}.{n}" for r in sorted(robots) for n, s in self.crew.robots[r].skills.items()
+                if s.visible and any(p.slot == "zone" for p in s.params.values())]
+        if able:
+            return f"{_names(able)} could take it"
+        return f"{_names(robots)} has no skill that takes a zone"
 
     @staticmethod
     def _with(step: PlannedStep, things: frozenset[str],
@@ -1147,6 +1201,11 @@ def _same(value: object, stated: tuple[float, ...]) -> bool:
 NEAR_ACTIONS = 16  # actions on each side of a quantity that it may be for, at most
 # where a clause ends in the text (a stop and a space; not the point of "2.5")
 CLAUSE_BREAK = re.compile(r"[.!?;:](?:\s+|$)|\s[-\u2013\u2014]+\s")
+# the parts of a request values are given in: its clauses, but that a colon addresses what
+# follows to what comes before it ("Drone: x 2, y 3"), and the parts of a clause a comma and a
+# joining word begin (", then drive the rover")
+PART_BREAK = re.compile(r"[.!?;](?:\s+|$)|\s[-\u2013\u2014]+\s|,\s*(?=(?:"
+                        + "|".join(sorted(CLAUSE_JOINS)) + r")\b)", re.IGNORECASE)
 DIGIT = re.compile(r"\d")
 
 

@@ -135,6 +135,11 @@ _SENTENCE_ENDS = frozenset(".!")
 # a bare refusal said of a robot right before it ("Rover: no.", "the rover? Not today.")
 _BARE_NO = frozenset({"no", "nope", "nah", "not"})
 _NOT_NOW = frozenset({"today", "now", "yet", "needed", "required"})
+# ... and a bare dismissal set off by more than a comma ("and the rover? Leave it.", "Rover:
+# skip."; "park the rover, leave it" is no dismissal of the rover)
+_DISMISSALS = frozenset({("leave", "it"), ("forget", "it"), ("skip", "it"), ("skip",),
+                         ("pass",), ("forget", "about", "it")})
+_LONGEST_DISMISSAL = max(map(len, _DISMISSALS))
 # "give the rover a rest"
 _RESTING = frozenset({("a", "rest"), ("a", "break"), ("the", "day"), ("a", "breather")})
 _LONGEST_NEGATION = max(map(len, NEGATIONS))
@@ -840,9 +845,18 @@ class Reading:
     def _said_no(self, k: int) -> int | None:
         """Where a bare "no" said of what comes right before word ``k`` ends: set off from it
         by ":", "?", "," or a dash, and ending its sentence ("Rover: no.", "the rover? Not
-        today.", "rover - nope"); not "the rover no further than ..."."""
+        today.", "rover - nope"); not "the rover no further than ...". So does a bare
+        dismissal set off by ":", "?" or a dash ("and the rover? Leave it.")."""
         words, seps, n = self.words, self.seps, len(self.words)
-        if words[k] not in _BARE_NO or not any(c in seps[k - 1] for c in ":?,-—"):
+        if words[k] not in _BARE_NO:
+            if not any(c in seps[k - 1] for c in ":?-—"):
+                return None
+            size = next((size for size in range(min(_LONGEST_DISMISSAL, n - k), 0, -1)
+                         if tuple(words[k:k + size]) in _DISMISSALS), 0)
+            end = k + size
+            return end if size and (end == n or not _SENTENCE_ENDS.isdisjoint(
+                seps[end - 1])) else None
+        if not any(c in seps[k - 1] for c in ":?,-—"):
             return None
         end = k + 1
         if words[k] == "not":
