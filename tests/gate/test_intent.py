@@ -1222,6 +1222,10 @@ def test_nowhere_else_rules_out_what_is_not_stated(sar: Crew, x: int,
     ("Walk the dog to room_a... correction: room_b.", "room_a... correction"),
     ("Walk the dog to room_a, or rather room_b.", "room_a, or rather"),
     ("Walk the dog to room_a. Change of plan: room_b.", "room_a. change of plan"),
+    # "actually," set off before a few words that name no action and end the sentence
+    ("Walk the dog to room_a... actually, room_b.", "room_a... actually"),
+    # a bare "no" set off after a place: it used to be the walk to room_b that was refused
+    ("Room_a? No. Walk the dog to room_b.", "room_a? no"),
 ])
 def test_a_place_taken_back_is_not_gone_to(g1_go2: Crew, request_: str, said: str) -> None:
     """What a cue takes back is ruled out, what follows it asked: the walk to room_a used to
@@ -1229,6 +1233,20 @@ def test_a_place_taken_back_is_not_gone_to(g1_go2: Crew, request_: str, said: st
     assert found(check(g1_go2, request_, walk("room_a"))) == [
         (0, "negated_step", f"the request rules out go2.navigate_to_location here: {said!r}")]
     assert found(check(g1_go2, request_, walk("room_b"))) == []
+
+
+@pytest.mark.parametrize(("request_", "expected"), [
+    ("Drive the rover to x 2, y 3. Actually, quickly.", []),  # names nothing: no correction
+    ("Drive the rover to x 2, y 3, actually.", []),
+    ("Actually, drive the rover to x 2, y 3.", []),
+    # ... and it is passed over for the cue before it
+    ("Drive the rover to x 2, y 3. Never mind. Actually, quickly.",
+     [(None, "retracted_request", "the request takes back what it asked ('never mind'): "
+       "no step may run")]),
+])
+def test_actually_before_nothing_named_takes_nothing_back(
+        sar: Crew, request_: str, expected: list[tuple[int | None, str, str]]) -> None:
+    assert found(check(sar, request_, GO_23)) == expected
 
 
 def test_a_point_taken_back_is_not_gone_to_nor_owed(sar: Crew) -> None:

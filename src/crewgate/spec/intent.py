@@ -25,6 +25,7 @@ from crewgate.text.inflect import gerund
 from crewgate.text.intent import (
     ARTICLES,
     CLAUSE_JOINS,
+    CORRECTING,
     MODAL_REACH,
     WINDOW,
     Mention,
@@ -778,8 +779,9 @@ class Intent(IntentChecks, Rule):
             "## The request is the brief",
             f"Robots are named by name, kind or alias: {names}. Air robots: {air}; the others "
             "are ground robots.",
-            "- Give each action and destination to the robot the request names for it; never to "
-            "another robot. If the named robot cannot do it, answer with no steps.",
+            "- Give each action, destination, point and zone to the robot the request names "
+            "for it; never to another robot. If the named robot cannot do it, answer with no "
+            "steps.",
             "- A robot the request rules out (\"do not send ...\", \"... only\", \"keep ... on "
             "the ground\", \"without ...\") takes no step; nor does anything the request says not "
             "to do, nor a step that ends a state it keeps (\"stay airborne\": no landing).",
@@ -791,7 +793,9 @@ class Intent(IntentChecks, Rule):
             "every value of that unit of the robot it is said of, defaults included.",
             "- Add no step the request does not ask for, beyond what the workflow requires.",
             "- If the request takes back what it asked (\"never mind\", \"cancel that\", \"don't "
-            "move anything\"), answer with no steps.",
+            "move anything\"), answer with no steps; if it corrects itself (\"room_a, no wait, "
+            "room_b\", \"room_a... actually, room_b\"), what follows the correction replaces "
+            "what it corrects.",
             "- If it asks nothing to be done now, answer with no steps: a question (\"how long "
             "would the rover take to ...?\", \"is the drone able to ...?\"; not a polite request "
             "such as \"can you ...?\"), a supposition (\"what if ...\"), what happened "
@@ -807,11 +811,17 @@ class Intent(IntentChecks, Rule):
         reading = Reading(text, self._verbs)
         brief = Brief(text, universal=reading.universal)
         start, rest = 0, text  # where what is asked begins, and the text from there
-        if reading.retraction is not None:
-            cue, start = reading.retraction
-            rest = reading.span_text(start, len(reading.words))
-            if reading.nothing_moves is not None or not self._asks_anything(reading, start, rest):
+        # the last cue that takes back what came before; a correction that names nothing after
+        # it ("actually, quickly") is none
+        for cue, cue_end in reversed(reading.retractions):
+            after = reading.span_text(cue_end, len(reading.words))
+            asks = self._asks_anything(reading, cue_end, after)
+            if cue in CORRECTING and not asks:
+                continue
+            start, rest = cue_end, after
+            if reading.nothing_moves is not None or not asks:
                 brief.retracted = cue
+            break
         # what is named in a part that asks nothing now ("is the rover free? send the drone",
         # "search x 0 to 5, y 0 to 5 and land. send the rover tomorrow") is not asked, as
         # nothing named before a retraction is; a request that asks nothing at all is said so

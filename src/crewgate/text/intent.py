@@ -142,6 +142,11 @@ _DISMISSALS = frozenset({("leave", "it"), ("forget", "it"), ("skip", "it"), ("sk
 _LONGEST_DISMISSAL = max(map(len, _DISMISSALS))
 # "give the rover a rest"
 _RESTING = frozenset({("a", "rest"), ("a", "break"), ("the", "day"), ("a", "breather")})
+# "..., actually, room_b.": a correction names what replaces, in a few words and no action
+CORRECTING = frozenset({"actually"})
+_CORRECTION_WORDS = 4
+_NOT_A_CORRECTION = frozenset({"not", "no", "too", "also", "as", "well", "and", "please"})
+_SET_OFF = frozenset(",.;:!?-—…")  # what sets "actually" off from what came before
 _LONGEST_NEGATION = max(map(len, NEGATIONS))
 _NEVER_MIND = ("never", "mind")
 _LONGEST_TAKING_BACK = max(map(len, TAKING_BACK))
@@ -624,8 +629,29 @@ class Reading:
         back: it is a negation of that thing (``NEGATIONS``)."""
         found = [(start, end) for start, end in self.find(TAKING_BACK)
                  if not self._minds(start, end)]
-        bare = self._bare()
+        bare = self._bare() + self._actually()
         return sorted(found + bare) if bare else found
+
+    def _actually(self) -> list[tuple[int, int]]:
+        """"Actually," set off before a few words that end the sentence and name no action: a
+        correction of what came before ("send the dog to room_a... actually, room_b."); not
+        "actually, land the drone too", which asks more."""
+        words, seps, n = self.words, self.seps, len(self.words)
+        if "actually" not in self._vocabulary:
+            return []
+        out = []
+        for k in self._at("actually"):
+            if k + 1 >= n or "," not in seps[k] or (k and _SET_OFF.isdisjoint(seps[k - 1])):
+                continue
+            last = k + 1  # the last word of what follows, up to its sentence's end
+            while last < n - 1 and last - k < _CORRECTION_WORDS and _SENTENCE_ENDS.isdisjoint(
+                    seps[last]):
+                last += 1
+            said = words[k + 1:last + 1]
+            if (last == n - 1 or not _SENTENCE_ENDS.isdisjoint(seps[last])) and \
+                    self.verbs.isdisjoint(said) and _NOT_A_CORRECTION.isdisjoint(said):
+                out.append((k, k + 1))
+        return out
 
     def _bare(self) -> list[tuple[int, int]]:
         """The prohibitions with nothing after them in their sentence that open it, or follow
@@ -652,14 +678,12 @@ class Reading:
             and self.clause_of[end] == self.clause_of[start] and "," not in self.seps[end - 1]
 
     @_once
-    def retraction(self) -> tuple[str, int] | None:
-        """The last cue that takes back what came before ("never mind"), and where what follows
-        it begins; None when nothing is taken back."""
-        found = self._taking_back
-        if not found:
-            return None
-        start, end = found[-1]
-        return self.said(start, end), end
+    def retractions(self) -> list[tuple[str, int]]:
+        """The cues that take back what came before ("never mind"), in order, each with where
+        what follows it begins. A correcting cue (``CORRECTING``: "..., actually, room_b.")
+        takes back only what what follows it names again: one followed by nothing named is no
+        cue (the caller knows what is named)."""
+        return [(self.said(start, end), end) for start, end in self._taking_back]
 
     @_once
     def idle(self) -> tuple[Idle, ...]:
@@ -816,8 +840,8 @@ class Reading:
                     return self.said(start, cue_end)
             if self._waits(end):
                 return self.said(start, end + 1)
-            if robot and (no := self._said_no(end)) is not None:
-                return self.said(start, no)  # "Rover: no.", "the rover? Not today."
+            if (no := self._said_no(end)) is not None:
+                return self.said(start, no)  # "Rover: no.", "the rover? Not today.", "Room_a? No."
             if robot and words[end:end + 2] in _RESTING and start and words[
                     start - 1 if words[start - 1] not in ARTICLES else start - 2] == "give":
                 return self.said(start, end + 2)  # "give the rover a rest"
