@@ -236,6 +236,19 @@ _NOTHING = "and asks nothing to move now: no step may run"
     ("Prepare a plan to drive the rover to x 2, y 3 for review.",
      "asks for a plan only ('prepare a plan')",
      "to run it, ask without 'prepare a plan'"),
+    ("Make a plan to drive the rover to x 2, y 3, but don't execute it.",
+     "asks for a plan only ('make a plan')",
+     "to run it, ask without 'make a plan'"),
+    # the operator's word, waited for
+    ("When I give the word, drive the rover to x 2, y 3.",
+     "asks for it later ('when i give the word')",
+     "to have it done now, ask without 'when i give the word'"),
+    ("Only if I say so, drive the rover to x 2, y 3.",
+     "asks for it later ('if i say so')",
+     "to have it done now, ask without 'if i say so'"),
+    ("Drive the rover to x 2, y 3 at my signal.",
+     "asks for it later ('at my signal')",
+     "to have it done now, ask without 'at my signal'"),
 ])
 
 
@@ -258,6 +271,9 @@ def test_a_request_that_asks_nothing_now_moves_nothing(sar: Crew, request_: str,
     "The rover was stuck yesterday; drive it to x 2, y 3.",
     "Send the rover to x 2, y 3 now, not tomorrow.",
     "When the path is clear, drive the rover to x 2, y 3.",
+    # a plan asked for, then to be run (it was refused as a plan only)
+    "Prepare a plan to drive the rover to x 2, y 3, then execute it.",
+    "Make a plan: drive the rover to x 2, y 3. Run it.",
 ])
 def test_a_polite_request_or_one_beside_a_question_asks(sar: Crew, request_: str) -> None:
     """Questions that are requests ask; a question beside a request takes nothing from it.
@@ -1233,6 +1249,47 @@ def test_a_place_taken_back_is_not_gone_to(g1_go2: Crew, request_: str, said: st
     assert found(check(g1_go2, request_, walk("room_a"))) == [
         (0, "negated_step", f"the request rules out go2.navigate_to_location here: {said!r}")]
     assert found(check(g1_go2, request_, walk("room_b"))) == []
+
+
+@pytest.mark.parametrize(("request_", "place", "expected"), [
+    # the robot kept out of a place is not ruled out: the place is (the dog was, so its walk
+    # to room_b was refused)
+    ("Keep the dog out of room_a and walk it to room_b.", "room_b", []),
+    ("Keep the dog out of room_a and walk it to room_b.", "room_a",
+     [(0, "negated_step", "the request rules out go2.navigate_to_location here: 'keep the "
+       "dog out of room_a'")]),
+    ("Walk the dog to room_b; keep it clear of room_a.", "room_a",
+     [(0, "negated_step", "the request rules out go2.navigate_to_location here: 'clear of "
+       "room_a'")]),
+    # ... and is asked nothing by it
+    ("Keep the dog out of room_a.", "room_b",
+     [(0, "substituted_value", "go2.navigate_to_location: location 'room_b' is not what the "
+       "request states"),
+      (0, "unrequested_step", "nothing in the request asks for go2.navigate_to_location: it "
+       "names neither go2 nor this action, and no value it states goes into it")]),
+    # kept out of what is no place: the dog is ruled out, as before
+    ("Keep the dog out of it and walk the humanoid to room_b.", "room_b",
+     [(0, "excluded_robot", "the request rules out go2: 'keep the dog out'"),
+      (0, "substituted_robot", "the request gives 'room b' to g1; g1 has no skill that moves "
+       "it to a place, and go2 may not take its place")]),
+])
+def test_a_robot_kept_out_of_a_place_keeps_out_of_the_place(
+        g1_go2: Crew, request_: str, place: str,
+        expected: list[tuple[int | None, str, str]]) -> None:
+    assert found(check(g1_go2, request_, walk(place))) == expected
+
+
+@pytest.mark.parametrize(("x", "expected"), [
+    (2, []),
+    (4, [(0, "substituted_value", "tb3.navigate_to: goal (4, 3) is not what the request "
+          "states")]),
+])
+def test_no_further_than_a_point_is_a_bound_not_a_negation(
+        sar: Crew, x: int, expected: list[tuple[int | None, str, str]]) -> None:
+    """"No further than x 2, y 3" used to rule the point out."""
+    v = check(sar, "Send the rover no further than x 2, y 3.",
+              plan("dispatch_only", ("tb3", "navigate_to", {"goal": [x, 3]})))
+    assert found(v) == expected
 
 
 @pytest.mark.parametrize(("request_", "expected"), [

@@ -26,6 +26,7 @@ from crewgate.text.intent import (
     ARTICLES,
     CLAUSE_JOINS,
     CORRECTING,
+    KEEPING_AWAY,
     MODAL_REACH,
     WINDOW,
     Mention,
@@ -835,6 +836,7 @@ class Intent(IntentChecks, Rule):
         agents: list[Mention] = []  # robots named, in order: who does the verbs after them
         # (the last named before a verb in its part of the clause)
         negated_robots: list[Mention] = []  # by a negation's scope: qualified below
+        kept_out: dict[int, str] = {}  # things a robot is kept out of: where, and the saying
         for m in reading.mentions(self.robots, stays=True):
             if m.start < start or (m.negated is None and not asked(m.start)):
                 continue
@@ -846,6 +848,12 @@ class Intent(IntentChecks, Rule):
             if negated is not None and keeping and not keeping.isdisjoint(
                     range(m.end, m.end + MODAL_REACH + 2)):
                 negated = None  # "the drone must stay airborne": kept flying, not ruled out
+            if negated is not None and (things := self._kept_out_of(reading, m)):
+                # "keep the dog out of room_a": the place is ruled out, not the dog (nor is the
+                # dog asked anything by it)
+                kept_out.update((t.start, f"{negated} {reading.said(m.end + 1, t.end)}")
+                                for t in things)
+                continue
             if negated is None and (at := reading.modal_negation(m.start, m.end)) is not None:
                 if known is None:
                     known = self._known(reading)
@@ -897,6 +905,8 @@ class Intent(IntentChecks, Rule):
                 brief.only_actions |= mine
         for found, kept in ((places, brief.places), (objects, brief.objects)):
             for m in found:
+                if m.negated is None and m.start in kept_out:
+                    m = m._replace(negated=kept_out[m.start])
                 if m.negated is not None:
                     brief.negated.append(m)
                 elif kept is brief.places and self._context(reading, m.start):
@@ -1137,6 +1147,17 @@ class Intent(IntentChecks, Rule):
             self.skills, self.places, self.objects)
             for m in reading.mentions(table, left=table is not self.skills)) or bool(
             RequestFacts.read(rest).numbers)
+
+    def _kept_out_of(self, reading: Reading, robot: Mention) -> list[Mention]:
+        """The places and objects a robot is kept out of or away from, said right after it
+        ("keep the dog out of room_a", "leave the rover clear of the charger"): what the
+        keeping rules out, in place of the robot ("keep the dog out of it" rules the dog out)."""
+        words, end = reading.words, robot.end
+        if words[end:end + 2] not in KEEPING_AWAY:
+            return []
+        at = end + 2 + (words[end + 2:end + 3] in (("the",), ("a",)))
+        return [t for table in (self.places, self.objects)
+                for t in reading.mentions(table, left=True) if t.start == at]
 
     def _context(self, reading: Reading, start: int) -> bool:
         before = reading.words[max(0, start - 4):start]

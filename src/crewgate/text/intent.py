@@ -69,6 +69,7 @@ NARROW = frozenset(_NARROW_CUES)
 # what a bound before a quantity says a value may be ("below 4 metres": "<", "no higher than 4
 # m": "<=", "above 2 m": ">", "at least 2 m": ">="): not what it is
 _UPPER = ("more", "higher", "further", "farther")
+_AXIS_LABELS = frozenset({"x", "y"})  # a point's first label after a bound ("... than x 2")
 _LOWER = ("less", "lower", "fewer")
 BOUNDS: dict[tuple[str, ...], str] = {
     **dict.fromkeys([("below",), ("under",), ("beneath",), ("less", "than"), ("lower", "than"),
@@ -237,7 +238,7 @@ _STAY_PUT = KEPT - {"out", "off"}  # after "stay": where it stays ("stay put"), 
 _WAIT_PLACES = frozenset({"here", "there", "behind"})  # after "wait": where it waits
 # after "stay": a place kept away from ("stay out of room_a"), unless what is kept away from is
 # the matter itself ("stay out of it", "out of this", "out of the way")
-_KEEPING_AWAY = frozenset({("out", "of"), ("away", "from"), ("clear", "of")})
+KEEPING_AWAY = frozenset({("out", "of"), ("away", "from"), ("clear", "of")})
 _INVOLVEMENT = frozenset({("it",), ("this",), ("that",)})
 _NOTHING_FOR = ("nothing", "for")  # right before a robot: "nothing for the rover"
 UNIVERSAL = frozenset({"everything", "everyone", "everybody"})
@@ -902,7 +903,7 @@ class Reading:
         from the charger", nor "stay out of the charger", which keep away from a place); never
         where it keeps away from a place ("rover, stay out of room_a and go to ...")."""
         words = self.words
-        if words[end:end + 2] in _KEEPING_AWAY and words[end + 2:end + 3] not in _INVOLVEMENT \
+        if words[end:end + 2] in KEEPING_AWAY and words[end + 2:end + 3] not in _INVOLVEMENT \
                 and words[end + 2:end + 4] != ("the", "way"):
             return False  # "rover, stay out of room_a": a place kept away from, not a stay
         return self.clause_of[end - 1] == self.clause_of[start] or self._ends_or(end, _STAY_PUT)
@@ -1027,14 +1028,17 @@ class Reading:
 
     def _bound_at(self, k: int) -> bool:
         """Whether a bound begins at word ``k`` and a number follows it ("no higher than 4
-        m"; not "not under any circumstances", "stays under the shelter")."""
-        words = self.words
-        if k >= len(words) or (words[k] not in _BOUND_FIRSTS):
+        m"), or a point ("no further than x 2, y 3"); not "not under any circumstances",
+        "stays under the shelter"."""
+        words, n = self.words, len(self.words)
+        if k >= n or (words[k] not in _BOUND_FIRSTS):
             return False
-        for size in range(min(_BOUND_REACH, len(words) - k - 1), 0, -1):
+        for size in range(min(_BOUND_REACH, n - k - 1), 0, -1):
             after = words[k + size]
-            if tuple(words[k:k + size]) in BOUNDS and (after[0].isdigit()
-                                                       or after in SPELLED_FIRST):
+            if tuple(words[k:k + size]) in BOUNDS and (
+                    after[0].isdigit() or after in SPELLED_FIRST or (
+                        after in _AXIS_LABELS and k + size + 1 < n
+                        and words[k + size + 1][0].isdigit())):
                 return True
         return False
 

@@ -91,7 +91,11 @@ LATER: tuple[tuple[str, ...], ...] = (
     *(("on", "my", w) for w in ("mark", "signal", "command", "go", "order", "word")),
     *(("wait", "for", "my", w) for w in ("go", "signal", "command", "order", "word", "ok",
                                          "okay")),
-    *((w, "i", "say", s) for w in ("when", "until") for s in ("so", "go")))
+    *((w, "i", "say", s) for w in ("when", "until", "if", "once") for s in ("so", "go")),
+    *((w, "i", "give", "the", s) for w in ("when", "until", "once")
+      for s in ("word", "signal", "order", "command", "go")),
+    *((w, "i", "tell", "you") for w in ("when", "until", "once")),
+    *(("at", "my", w) for w in ("mark", "signal", "command", "word")))
 # anywhere in the request: a plan to look at, nothing run
 PLAN_ONLY: tuple[tuple[str, ...], ...] = (
     *((*dont, w) for dont in (("don", "t"), ("do", "not"), ("dont",))
@@ -99,9 +103,17 @@ PLAN_ONLY: tuple[tuple[str, ...], ...] = (
     *((*dont, "run", "it") for dont in (("don", "t"), ("do", "not"), ("dont",))),
     ("without", "executing"), ("without", "execution"), ("without", "running", "it"),
     ("dry", "run"), ("just", "plan"), ("only", "plan"), ("plan", "only"),
-    ("just", "the", "plan"), ("prepare", "a", "plan"), ("draft", "a", "plan"),
-    ("propose", "a", "plan"), ("for", "review"), ("for", "my", "review"), ("for", "approval"),
-    ("for", "my", "approval"))
+    ("just", "the", "plan"), *(DRAFTING := (
+        ("prepare", "a", "plan"), ("draft", "a", "plan"), ("propose", "a", "plan"),
+        ("make", "a", "plan"), ("for", "review"), ("for", "my", "review"), ("for", "approval"),
+        ("for", "my", "approval"))))
+# ... but a plan asked for (DRAFTING) and then to be run is run ("prepare a plan to ..., then
+# execute it"), unless a negation comes right before ("don't execute it")
+EXECUTING: tuple[tuple[str, ...], ...] = (
+    ("execute", "it"), ("execute", "the", "plan"), ("run", "it"), ("run", "the", "plan"),
+    ("carry", "it", "out"), ("carry", "out", "the", "plan"), ("and", "execute"),
+    ("then", "execute"), ("go", "ahead"), ("execute", "immediately"), ("and", "go"))
+_NOT_BEFORE = frozenset({"not", "t", "dont", "never", "without"})
 # opening a sentence: a question said as a statement ("I wonder whether the rover can ..."),
 # unless it asks what "you" could do ("I wonder if you could send the rover ...")
 WONDER: tuple[tuple[str, ...], ...] = (
@@ -196,6 +208,12 @@ OPENINGS = frozenset({*QUESTION_WORDS, *MARKED_QUESTION_WORDS, *BARE_AUXILIARIES
                       *MARKED_AUXILIARIES, *_ASKING, "shall", *_SUPPOSE, *_TELL, *_WONDER})
 
 
+def _executes(words: Sequence[str], find: Find) -> bool:
+    """Whether the request asks for its plan to be run ("..., then execute it"), not
+    "don't execute it"."""
+    return any(not (start and words[start - 1] in _NOT_BEFORE) for start, _ in find(EXECUTING))
+
+
 def idle_parts(words: Sequence[str], seps: Sequence[str], clause_starts: Sequence[int],
                verbs: frozenset[str], find: Find, said: Said, vocabulary: frozenset[str],
                text: str) -> tuple[Idle, ...]:
@@ -214,6 +232,9 @@ def idle_parts(words: Sequence[str], seps: Sequence[str], clause_starts: Sequenc
     others = not ACTOR_WORDS.isdisjoint(vocabulary)
     if not cues and not others and OPENINGS.isdisjoint(vocabulary):
         return ()  # no sentence can open as anything but what may ask (most requests)
+    drafts = [(a, b) for a, b, kind in cues if tuple(words[a:b]) in DRAFTING]
+    if drafts and _executes(words, find):  # "prepare a plan ..., then execute it": asked
+        cues = [c for c in cues if c[:2] not in drafts]
     plan_only = next(((a, b) for a, b, kind in cues if kind is PLAN_KIND), None)
     if plan_only is not None:
         return (Idle(PLAN_KIND, said(*plan_only), 0, n),)
