@@ -96,6 +96,11 @@ KINDS: dict[str, Callable[[int], str]] = {
     # interjections (each looked back over once)
     "wondering and bare prohibitions": _repeat(
         "i wonder if you could have reached no wait no no don't. could it have gone "),
+    # corrections, dismissals, robots kept out of places, bounds before points, plans then run
+    # (each cue looked at over a few words)
+    "corrections and dismissals": _repeat(
+        "room_a... actually, room_b. rover? leave it. keep the dog out of room_a, no further "
+        "than x 2, y 3, make a plan then execute it when i give the word "),
     # coordinates spelled in words, each written in digits once
     "spelled coordinates": _repeat("x two, y minus three point five, x from zero to five "),
     "typographic marks": _repeat("x \u20131\uff0c y \u22122 \u200bdon\u2019t ro\u00adver "),
