@@ -249,6 +249,13 @@ _NOTHING = "and asks nothing to move now: no step may run"
     ("Drive the rover to x 2, y 3 at my signal.",
      "asks for it later ('at my signal')",
      "to have it done now, ask without 'at my signal'"),
+    # a question the request answers no; what happened already
+    ("Rover to x 2, y 3? Absolutely not.",
+     "asks a question ('rover to x 2, y 3')",
+     "to have it done now, ask for it"),
+    ("The rover drove to x 2, y 3 already.",
+     "tells what happened ('already')",
+     "to have it done now, ask for it"),
 ])
 
 
@@ -549,6 +556,12 @@ def test_a_request_that_asks_nothing_refuses_every_step_at_dispatch_too(sar: Cre
     ("Search x 0 to 5, y 0 to 5 and land; give the rover a rest.", "rover a rest"),
     ("Search x 0 to 5, y 0 to 5 and land, and the rover? Leave it.", "rover? leave it"),
     ("Search x 0 to 5, y 0 to 5 and land. Rover: skip.", "rover: skip"),
+    # a robot that cannot act now
+    ("Search x 0 to 5, y 0 to 5 and land; the rover is out of battery.",
+     "rover is out of battery"),
+    ("Search x 0 to 5, y 0 to 5 and land. The rover is needed elsewhere.",
+     "rover is needed elsewhere"),
+    ("Put the rover on hold; search x 0 to 5, y 0 to 5 and land.", "rover on hold"),
 ])
 def test_a_robot_given_a_bare_no_or_a_rest_is_ruled_out(sar: Crew, request_: str,
                                                          said: str) -> None:
@@ -1240,8 +1253,6 @@ def test_nowhere_else_rules_out_what_is_not_stated(sar: Crew, x: int,
     ("Walk the dog to room_a. Change of plan: room_b.", "room_a. change of plan"),
     # "actually," set off before a few words that name no action and end the sentence
     ("Walk the dog to room_a... actually, room_b.", "room_a... actually"),
-    # a bare "no" set off after a place: it used to be the walk to room_b that was refused
-    ("Room_a? No. Walk the dog to room_b.", "room_a? no"),
 ])
 def test_a_place_taken_back_is_not_gone_to(g1_go2: Crew, request_: str, said: str) -> None:
     """What a cue takes back is ruled out, what follows it asked: the walk to room_a used to
@@ -1304,6 +1315,17 @@ def test_no_further_than_a_point_is_a_bound_not_a_negation(
 def test_actually_before_nothing_named_takes_nothing_back(
         sar: Crew, request_: str, expected: list[tuple[int | None, str, str]]) -> None:
     assert found(check(sar, request_, GO_23)) == expected
+
+
+def test_a_question_answered_no_asks_nothing_and_its_place_is_ruled_out(g1_go2: Crew) -> None:
+    """The walk to room_b used to be refused (room_a was owed)."""
+    request_ = "Room_a? No. Walk the dog to room_b."
+    assert found(check(g1_go2, request_, walk("room_b"))) == []
+    assert found(check(g1_go2, request_, walk("room_a"))) == [
+        (0, "substituted_value", "go2.navigate_to_location: location 'room_a' is not what the "
+         "request states"),
+        (0, "negated_step", "the request rules out go2.navigate_to_location here: 'room_a? "
+         "no'")]
 
 
 def test_a_point_taken_back_is_not_gone_to_nor_owed(sar: Crew) -> None:

@@ -175,6 +175,8 @@ DROPS: tuple[tuple[str, ...], ...] = (
 _UNABLE = (("broken",), ("busy",), ("unavailable",), ("offline",), ("disabled",), ("damaged",),
            ("charging",), ("reserved",), ("down", "for"), ("out", "of", "order"), ("on", "standby"),
            ("on", "another", "job"), ("on", "another", "task"), ("to", "stay"), ("off", "duty"),
+           ("on", "hold"), ("out", "of", "battery"), ("out", "of", "power"),
+           ("out", "of", "charge"), ("needed", "elsewhere"), ("busy", "elsewhere"),
            # a place that cannot be gone to ("the charger is closed", "is being serviced")
            ("closed",), ("blocked",), ("occupied",), ("in", "use"), ("out", "of", "bounds"),
            ("being", "serviced"), ("under", "maintenance"))
@@ -193,7 +195,8 @@ STAYS: tuple[tuple[str, ...], ...] = tuple(dict.fromkeys((
     ("does", "nothing"), ("sit", "this", "one", "out"), ("sit", "out"), ("stand", "by"),
     ("stands", "by"), ("sit", "tight"), ("sits", "tight"), ("on", "standby"),
     ("sit", "this", "out"), ("sits", "this", "out"), ("rest",), ("rests",),
-    ("has", "nothing"), ("gets", "a", "day", "off"),
+    ("has", "nothing"), ("gets", "a", "day", "off"), ("has", "the", "day", "off"),
+    ("takes", "the", "day", "off"), ("on", "hold"),
     *((be, *state) for be in ("is", "are") for state in _UNABLE),
     *((be, "not", state) for be in ("is", "are") for state in _UNREADY),
     *((be, "t", state) for be in ("isn", "aren") for state in _UNREADY),

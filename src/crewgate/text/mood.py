@@ -78,7 +78,7 @@ SUPPOSE: tuple[tuple[str, ...], ...] = (
 PAST: tuple[tuple[str, ...], ...] = (
     ("yesterday",), ("ago",), ("last", "night"), ("last", "week"), ("last", "month"),
     ("last", "year"), ("last", "time"), ("earlier",), ("earlier", "today"), ("previously",),
-    ("this", "morning"))
+    ("this", "morning"), ("already",))
 # anywhere in a sentence, not after "not" ("now, not tomorrow"): what asks for later
 LATER: tuple[tuple[str, ...], ...] = (
     ("tomorrow",), ("tonight",), ("next", "week"), ("next", "month"), ("next", "year"),
@@ -114,6 +114,10 @@ EXECUTING: tuple[tuple[str, ...], ...] = (
     ("carry", "it", "out"), ("carry", "out", "the", "plan"), ("and", "execute"),
     ("then", "execute"), ("go", "ahead"), ("execute", "immediately"), ("and", "go"))
 _NOT_BEFORE = frozenset({"not", "t", "dont", "never", "without"})
+# a sentence of these words only, one of _NO among them, answers the question before it no
+_NO = frozenset({"no", "nope", "nah", "not", "never", "negative"})
+_NO_ANSWER = _NO | {"absolutely", "definitely", "certainly", "of", "course", "at", "all", "way",
+                    "sorry", "thanks", "thank", "you", "please", "oh", "um", "well", "hmm"}
 # opening a sentence: a question said as a statement ("I wonder whether the rover can ..."),
 # unless it asks what "you" could do ("I wonder if you could send the rover ...")
 WONDER: tuple[tuple[str, ...], ...] = (
@@ -208,6 +212,11 @@ OPENINGS = frozenset({*QUESTION_WORDS, *MARKED_QUESTION_WORDS, *BARE_AUXILIARIES
                       *MARKED_AUXILIARIES, *_ASKING, "shall", *_SUPPOSE, *_TELL, *_WONDER})
 
 
+def _answers_no(sentence: Sequence[str]) -> bool:
+    """Whether a sentence is a bare no ("No.", "Absolutely not.", "Of course not.")."""
+    return bool(sentence) and _NO_ANSWER.issuperset(sentence) and not _NO.isdisjoint(sentence)
+
+
 def _executes(words: Sequence[str], find: Find) -> bool:
     """Whether the request asks for its plan to be run ("..., then execute it"), not
     "don't execute it"."""
@@ -230,7 +239,8 @@ def idle_parts(words: Sequence[str], seps: Sequence[str], clause_starts: Sequenc
     if not EVENTS.isdisjoint(vocabulary):
         cues = sorted([*cues, *_events(words, find)])
     others = not ACTOR_WORDS.isdisjoint(vocabulary)
-    if not cues and not others and OPENINGS.isdisjoint(vocabulary):
+    answered = "?" in text and not _NO_ANSWER.isdisjoint(vocabulary)
+    if not cues and not others and not answered and OPENINGS.isdisjoint(vocabulary):
         return ()  # no sentence can open as anything but what may ask (most requests)
     drafts = [(a, b) for a, b, kind in cues if tuple(words[a:b]) in DRAFTING]
     if drafts and _executes(words, find):  # "prepare a plan ..., then execute it": asked
@@ -256,6 +266,11 @@ def idle_parts(words: Sequence[str], seps: Sequence[str], clause_starts: Sequenc
     out = []
     for k, (start, end, question) in enumerate(spans):
         found = _opening(words, seps, start, end, question, verbs, said) or marked.get(k)
+        if found is None and question and answered and k + 1 < len(spans) and _answers_no(
+                words[spans[k + 1][0]:spans[k + 1][1]]):
+            # "Rover to x 2, y 3? Absolutely not.": a question the request answers no
+            found = (ASKS, said(start, min(end, start + SAID_WORDS)) + (
+                " ..." if end - start > SAID_WORDS else ""))
         if found is not None:
             out.append(Idle(*found, start, end))
         elif others:
