@@ -442,6 +442,10 @@ def _search_at(takeoff: float | None, search: float | None) -> dict[str, Any]:
      [(0, "iris.takeoff altitude ('between 3 and 5 metres'); the plan gives 7"),
       (1, "iris.search_target altitude ('between 3 and 5 metres'); the plan gives 2")]),
     ("Search x 0 to 5, y 0 to 5 and land, between 3 and 5 metres up.", None, 5.0, []),
+    # a bound said of a measure before its number (read as a value to carry, refusing 3 m)
+    ("Search x 0 to 5, y 0 to 5 and land, max altitude 4 m.", 5.0, 3.0,
+     [(0, "iris.takeoff altitude ('max altitude 4 m'); the plan gives 5")]),
+    ("Search x 0 to 5, y 0 to 5 and land, maximum height of 4 m.", None, 3.0, []),
 ])
 def test_a_bound_holds_for_every_value_it_is_said_of(
         sar: Crew, request_: str, takeoff: float | None, search: float | None,
@@ -1315,6 +1319,35 @@ def test_no_further_than_a_point_is_a_bound_not_a_negation(
 def test_actually_before_nothing_named_takes_nothing_back(
         sar: Crew, request_: str, expected: list[tuple[int | None, str, str]]) -> None:
     assert found(check(sar, request_, GO_23)) == expected
+
+
+@pytest.mark.parametrize(("request_", "p", "expected"), [
+    # a point in, or a zone over, a zone kept away from: both were accepted
+    ("Search x 0 to 10, y 0 to 10 but avoid x 0 to 2, y 0 to 2. Land.",
+     plan("search_only", ("iris", "takeoff", {}), ("iris", "search_target", {
+         "x_min": 0, "x_max": 10, "y_min": 0, "y_max": 10}), LAND),
+     [(1, "negated_step", "the request rules out iris.search_target here: 'avoid x 0 to 2, "
+       "y 0 to 2'")]),
+    # a zone left out of a search is not kept away from (the search of the whole is asked)
+    ("Search x 0 to 10, y 0 to 10 except x 0 to 2, y 0 to 2. Land.",
+     plan("search_only", ("iris", "takeoff", {}), ("iris", "search_target", {
+         "x_min": 0, "x_max": 10, "y_min": 0, "y_max": 10}), LAND), []),
+    ("Avoid x 0 to 5, y 0 to 5. Drive the rover to x 2, y 3.", GO_23,
+     [(0, "negated_step", "the request rules out tb3.navigate_to here: 'avoid x 0 to 5, y 0 "
+       "to 5'")]),
+    # a zone beside it, sharing an edge, is not over it
+    ("Do not search x 0 to 5, y 0 to 5; search x 5 to 10, y 0 to 5 and land.",
+     plan("search_only", ("iris", "takeoff", {}), ("iris", "search_target", {
+         "x_min": 5, "x_max": 10, "y_min": 0, "y_max": 5}), LAND), []),
+    # a zone taken back is only itself: the corrected one over it is asked
+    ("Search x 0 to 5, y 0 to 5... no wait, x 0 to 10, y 0 to 10. Land.",
+     plan("search_only", ("iris", "takeoff", {}), ("iris", "search_target", {
+         "x_min": 0, "x_max": 10, "y_min": 0, "y_max": 10}), LAND), []),
+])
+def test_a_zone_kept_away_from_holds_for_points_in_it_and_zones_over_it(
+        sar: Crew, request_: str, p: dict[str, Any],
+        expected: list[tuple[int | None, str, str]]) -> None:
+    assert found(check(sar, request_, p)) == expected
 
 
 def test_a_question_answered_no_asks_nothing_and_its_place_is_ruled_out(g1_go2: Crew) -> None:

@@ -121,6 +121,10 @@ class Brief:
     # points and zones a negation covers ("not x 2, y 3", "avoid (2, 3)"), with its saying
     negated_points: list[tuple[tuple[float, float], str]] = field(default_factory=list)
     negated_zones: list[tuple[Zone, str]] = field(default_factory=list)
+    # ... of them, the zones a negation keeps away from ("avoid x 0 to 2, y 0 to 2", "stay out
+    # of ..."; not one left out, "not x 1 to 2, ...", nor one taken back): a point in one, or a
+    # zone over one, is ruled out
+    avoided_zones: list[tuple[Zone, str]] = field(default_factory=list)
     # actions negated only with what their negation names ("do not go to the charger": going
     # there, not going): the action and the places' and objects' referents (the points and
     # zones it names are ruled out themselves: negated_points, negated_zones)
@@ -599,10 +603,12 @@ class IntentChecks:
         said += [m.negated for m, things in brief.negated_with  # the action with what it names
                  if m.negated and step.ref in m.referents and values & things]
         for slot, negated in (("point", brief.negated_points), ("zone", brief.negated_zones)):
-            if negated and step.typed is not None:  # a point or zone it says not to go to
+            if (negated or brief.avoided_zones) and step.typed is not None:
                 for p in self._slotted.get((step.ref, slot), ()):
-                    if p in step.given:
-                        said += [cue for value, cue in negated if _same(step.typed.get(p), value)]
+                    if p in step.given:  # a point or zone it says not to go to; a point
+                        value = step.typed.get(p)  # inside, or a zone over, one kept away from
+                        said += [cue for stated, cue in negated if _same(value, stated)]
+                        said += [cue for zone, cue in brief.avoided_zones if _enters(value, zone)]
         if said:  # the longest saying: "do not send the dog to the charger" over "do not send"
             f.add(Code.NEGATED_STEP, f"the request rules out {step.ref} here: "
                   f"{max(said, key=len)!r}")
@@ -1117,6 +1123,8 @@ class Intent(IntentChecks, Rule):
                 said += after[:len(after) - len(after.lstrip(")]"))]
             brief.negated_points += [(p, said) for p in facts.points]
             brief.negated_zones += [(z, said) for z in facts.zones]
+            if scope.cue in AVOIDING:  # a zone kept away from, not one left out of a search
+                brief.avoided_zones += [(z, said) for z in facts.zones]
             valued[scope.at] = (*facts.points, *facts.zones)
         return valued
 
@@ -1224,6 +1232,20 @@ def _by_scope(reading: Reading, mentions: Iterable[Mention]) -> dict[int, list[M
     return found
 
 
+def _enters(value: object, zone: Zone) -> bool:
+    """Whether a point lies in the zone, or a zone overlaps it (by more than an edge)."""
+    if not isinstance(value, tuple) or len(value) not in (2, 4):
+        return False
+    (zx0, zx1), (zy0, zy1) = sorted(zone[:2]), sorted(zone[2:])
+    v = [float(c) for c in value]
+    if len(v) == 2:
+        x, y = v
+        return (zx0 - TOLERANCE <= x <= zx1 + TOLERANCE
+                and zy0 - TOLERANCE <= y <= zy1 + TOLERANCE)
+    (x0, x1), (y0, y1) = sorted(v[:2]), sorted(v[2:])
+    return min(x1, zx1) - max(x0, zx0) > TOLERANCE and min(y1, zy1) - max(y0, zy0) > TOLERANCE
+
+
 def _same(value: object, stated: tuple[float, ...]) -> bool:
     return isinstance(value, tuple) and len(value) == len(stated) and all(
         _close(a, b) for a, b in zip(value, stated, strict=True))
@@ -1231,6 +1253,10 @@ def _same(value: object, stated: tuple[float, ...]) -> bool:
 
 NEAR_ACTIONS = 16  # actions on each side of a quantity that it may be for, at most
 # where a clause ends in the text (a stop and a space; not the point of "2.5")
+# the negations that keep away from what they cover (a hazard), not only leave it out
+AVOIDING = frozenset({"avoid", "stay out of", "stay away from", "stay clear of", "keep out of",
+                      "keep away from", "keep clear of", "steer clear of", "away from",
+                      "clear of"})
 CLAUSE_BREAK = re.compile(r"[.!?;:](?:\s+|$)|\s[-\u2013\u2014]+\s")
 # the parts of a request values are given in: its clauses, but that a colon addresses what
 # follows to what comes before it ("Drone: x 2, y 3"), and the parts of a clause a comma and a

@@ -70,6 +70,9 @@ NARROW = frozenset(_NARROW_CUES)
 # m": "<=", "above 2 m": ">", "at least 2 m": ">="): not what it is
 _UPPER = ("more", "higher", "further", "farther")
 _AXIS_LABELS = frozenset({"x", "y"})  # a point's first label after a bound ("... than x 2")
+# a bound said of a measure before its number ("max altitude 4 m", "minimum height of 2 m")
+_MEASURES = frozenset({"altitude", "height", "speed", "distance", "elevation", "depth"})
+_MEASURE_BOUNDS = frozenset({"max", "maximum", "min", "minimum"})
 _LOWER = ("less", "lower", "fewer")
 BOUNDS: dict[tuple[str, ...], str] = {
     **dict.fromkeys([("below",), ("under",), ("beneath",), ("less", "than"), ("lower", "than"),
@@ -1050,6 +1053,9 @@ class Reading:
         "at least": ``BOUNDS``; the opposite inside a negation's scope, "do not fly above"), and
         where it begins; ("", i) when none is."""
         words, clause = self.words, self.clause_of[i]
+        k = i - (i > 0 and words[i - 1] == "of")  # "max altitude (of) 4 m": past the measure
+        if k > 1 and words[k - 1] in _MEASURES and words[k - 2] in _MEASURE_BOUNDS:
+            i = k - 1
         for size in range(min(_BOUND_REACH, i), 0, -1):
             bound = BOUNDS.get(tuple(words[i - size:i]))
             if bound is not None and self.clause_of[i - size] == clause:
