@@ -151,6 +151,9 @@ def test_a_robot_ruled_out_does_not_act_and_the_asked_action_is_owed(g1_go2: Cre
      "don't move anything"),
     ("Bring the red cube to room_a. Cancel that.", "cancel that"),
     ("Bring the red cube to room_a. Stop, forget it.", "forget it"),
+    # a sentence that is a bare no, after one that asks no question (the carry ran)
+    ("Bring the red cube to room_a. Not really.", "not really"),
+    ("Bring the red cube to room_a. No.", "no"),
 ])
 def test_a_retracted_request_dispatches_nothing(g1_go2: Crew, request_: str, cue: str) -> None:
     v = check(g1_go2, request_, carry("red_cube", "room_a"))
@@ -566,12 +569,27 @@ def test_a_request_that_asks_nothing_refuses_every_step_at_dispatch_too(sar: Cre
     ("Search x 0 to 5, y 0 to 5 and land. The rover is needed elsewhere.",
      "rover is needed elsewhere"),
     ("Put the rover on hold; search x 0 to 5, y 0 to 5 and land.", "rover on hold"),
+    ("Search x 0 to 5, y 0 to 5 and land. Ground vehicle: hold.", "ground vehicle: hold"),
+    ("Search x 0 to 5, y 0 to 5, land and keep tb3 at base.", "keep tb3 at base"),
 ])
 def test_a_robot_given_a_bare_no_or_a_rest_is_ruled_out(sar: Crew, request_: str,
                                                          said: str) -> None:
     """The rover's dispatch was accepted beside each of these."""
     assert found(check(sar, request_, plan("search_and_dispatch", *SEARCH, DISPATCH, LAND))) == [
         (2, "excluded_robot", f"the request rules out tb3: {said!r}")]
+
+
+@pytest.mark.parametrize(("request_", "said"), [
+    ("Minus the dog, take the red cube to room_b.", "minus the dog"),
+    ("Take the red cube to room_b and keep the dog still.", "keep the dog still"),
+    ("Take the red cube to room_b; the dog is grounded.", "dog is grounded"),
+    ("Take the red cube to room_b; the dog is on a break.", "dog is on a break"),
+    ("Take the red cube to room_b. Dog: off.", "dog: off"),
+])
+def test_more_ways_of_keeping_a_robot_out(g1_go2: Crew, request_: str, said: str) -> None:
+    """Each of these accepted the dog's walk in the carry."""
+    assert found(check(g1_go2, request_, carry("red_cube", "room_b"))) == [
+        (2, "excluded_robot", f"the request rules out go2: {said!r}")]
 
 
 @pytest.mark.parametrize("request_", [
@@ -1348,6 +1366,15 @@ def test_a_zone_kept_away_from_holds_for_points_in_it_and_zones_over_it(
         sar: Crew, request_: str, p: dict[str, Any],
         expected: list[tuple[int | None, str, str]]) -> None:
     assert found(check(sar, request_, p)) == expected
+
+
+def test_a_bare_no_before_a_new_request_corrects_what_came_before(sar: Crew) -> None:
+    request_ = "Drive the rover to x 2, y 3. No. Drive it to x 4, y 3."
+    assert found(check(sar, request_, plan("dispatch_only", ("tb3", "navigate_to", {
+        "goal": [4.0, 3.0]})))) == []
+    assert found(check(sar, request_, GO_23)) == [
+        (0, "negated_step", "the request rules out tb3.navigate_to here: 'drive the rover to x "
+         "2, y 3. no'")]
 
 
 def test_a_question_answered_no_asks_nothing_and_its_place_is_ruled_out(g1_go2: Crew) -> None:

@@ -212,6 +212,11 @@ def test_more_zone_phrasings(text: str, zone: tuple[float, float, float, float])
     # nowhere but right after an axis label (and the end of its range)
     ("Send two robots to x 2, y 3.", ((2.0, 3.0),), (), (2.0, 3.0)),
     ("Pick one of x or y and two of the cubes.", (), (), ()),
+    # a sign said in words before digits ("y minus 3" was no point at all)
+    ("Drive the rover to x 2, y minus 3.", ((2.0, -3.0),), (), (2.0, -3.0)),
+    ("Search x from minus 5 to 5, y from negative 5 to minus 1.", (),
+     ((-5.0, 5.0, -5.0, -1.0),), (-5.0, 5.0, -5.0, -1.0)),
+    ("Drive to x minus 2.5, y 3.", ((-2.5, 3.0),), (), (-2.5, 3.0)),
 ])
 def test_coordinates_spelled_in_words_are_read(
         text: str, points: tuple[tuple[float, float], ...],

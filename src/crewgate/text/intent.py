@@ -20,7 +20,7 @@ from itertools import accumulate, chain, compress, repeat
 from operator import attrgetter, contains, eq, itemgetter, sub
 from typing import Any, Generic, NamedTuple, TypeVar, overload
 
-from crewgate.text.mood import Idle, idle_parts
+from crewgate.text.mood import NO, Idle, answers_no, idle_parts, sentences
 from crewgate.text.spelled import FIRST as SPELLED_FIRST
 from crewgate.text.spelled import and_a_half, with_unit
 from crewgate.text.units import METRES, TIMES, UNITS, in_unit, per
@@ -60,6 +60,7 @@ NEGATIONS: tuple[tuple[str, ...], ...] = (
     ("anywhere", "but"), ("anything", "but"), ("everywhere", "but"), ("everything", "but"),
     ("everyone", "but"), ("everybody", "but"),
     ("apart", "from"), ("aside", "from"),
+    ("minus", "the"),  # "minus the dog, ..." (not "minus 3", a number)
     # "hold off on sending the rover", "refrain from ...", "forget about the rover"
     ("hold", "off"), ("refrain", "from"), ("forget", "about"),
     # "skip the search and ...", "instead of searching", "call off the search"
@@ -142,7 +143,7 @@ _NOT_NOW = frozenset({"today", "now", "yet", "needed", "required"})
 # ... and a bare dismissal set off by more than a comma ("and the rover? Leave it.", "Rover:
 # skip."; "park the rover, leave it" is no dismissal of the rover)
 _DISMISSALS = frozenset({("leave", "it"), ("forget", "it"), ("skip", "it"), ("skip",),
-                         ("pass",), ("forget", "about", "it")})
+                         ("pass",), ("forget", "about", "it"), ("off",), ("hold",)})
 _LONGEST_DISMISSAL = max(map(len, _DISMISSALS))
 # "give the rover a rest"
 _RESTING = frozenset({("a", "rest"), ("a", "break"), ("the", "day"), ("a", "breather")})
@@ -178,7 +179,8 @@ DROPS: tuple[tuple[str, ...], ...] = (
 _UNABLE = (("broken",), ("busy",), ("unavailable",), ("offline",), ("disabled",), ("damaged",),
            ("charging",), ("reserved",), ("down", "for"), ("out", "of", "order"), ("on", "standby"),
            ("on", "another", "job"), ("on", "another", "task"), ("to", "stay"), ("off", "duty"),
-           ("on", "hold"), ("out", "of", "battery"), ("out", "of", "power"),
+           ("on", "hold"), ("out", "of", "battery"), ("out", "of", "power"), ("grounded",),
+           ("on", "a", "break"), ("on", "break"),
            ("out", "of", "charge"), ("needed", "elsewhere"), ("busy", "elsewhere"),
            # a place that cannot be gone to ("the charger is closed", "is being serviced")
            ("closed",), ("blocked",), ("occupied",), ("in", "use"), ("out", "of", "bounds"),
@@ -238,7 +240,8 @@ ASIDES = frozenset({"however", "though", "meanwhile", "too", "also", "again", "i
 KEEP = frozenset({"keep", "leave", "hold"})
 LEAVE = frozenset({"leave"})  # of KEEP, what rules a thing out ("hold the bottle" takes it)
 KEPT = frozenset({"ground", "grounded", "parked", "docked", "here", "home", "out", "behind",
-                  "alone", "idle", "put", "back", "where", "off", "be"})
+                  "alone", "idle", "put", "back", "where", "off", "be", "still", "stationary",
+                  "base"})
 _LEADING = frozenset({"just", "please", "then", "instead", "now", "simply"})  # before a verb
 _STAY_PUT = KEPT - {"out", "off"}  # after "stay": where it stays ("stay put"), not "stay out of"
 _WAIT_PLACES = frozenset({"here", "there", "behind"})  # after "wait": where it waits
@@ -636,8 +639,18 @@ class Reading:
         back: it is a negation of that thing (``NEGATIONS``)."""
         found = [(start, end) for start, end in self.find(TAKING_BACK)
                  if not self._minds(start, end)]
-        bare = self._bare() + self._actually()
+        bare = self._bare() + self._actually() + self._no_after()
         return sorted(found + bare) if bare else found
+
+    def _no_after(self) -> list[tuple[int, int]]:
+        """A sentence that is a bare no ("No.", "Not really.") after one that asks no question:
+        it takes back what came before ("Hand me the bottle. Not really."); after a question it
+        answers it (crewgate.text.mood)."""
+        if NO.isdisjoint(self._vocabulary):
+            return []
+        spans = sentences(self.seps, self.clause_starts, len(self.words))
+        return [(start, end) for k, (start, end, _) in enumerate(spans)
+                if k and not spans[k - 1][2] and answers_no(self.words[start:end])]
 
     def _actually(self) -> list[tuple[int, int]]:
         """"Actually," set off before a few words that end the sentence and name no action: a

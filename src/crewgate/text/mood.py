@@ -114,10 +114,11 @@ EXECUTING: tuple[tuple[str, ...], ...] = (
     ("carry", "it", "out"), ("carry", "out", "the", "plan"), ("and", "execute"),
     ("then", "execute"), ("go", "ahead"), ("execute", "immediately"), ("and", "go"))
 _NOT_BEFORE = frozenset({"not", "t", "dont", "never", "without"})
-# a sentence of these words only, one of _NO among them, answers the question before it no
-_NO = frozenset({"no", "nope", "nah", "not", "never", "negative"})
-_NO_ANSWER = _NO | {"absolutely", "definitely", "certainly", "of", "course", "at", "all", "way",
-                    "sorry", "thanks", "thank", "you", "please", "oh", "um", "well", "hmm"}
+# a sentence of these words only, one of NO among them, answers the question before it no
+# (after a sentence that asks none, it takes back what came before: Reading._no_after)
+NO = frozenset({"no", "nope", "nah", "not", "never", "negative"})
+_NO_ANSWER = NO | {"really", "absolutely", "definitely", "certainly", "of", "course", "at", "all",
+                   "way", "sorry", "thanks", "thank", "you", "please", "oh", "um", "well", "hmm"}
 # opening a sentence: a question said as a statement ("I wonder whether the rover can ..."),
 # unless it asks what "you" could do ("I wonder if you could send the rover ...")
 WONDER: tuple[tuple[str, ...], ...] = (
@@ -212,9 +213,9 @@ OPENINGS = frozenset({*QUESTION_WORDS, *MARKED_QUESTION_WORDS, *BARE_AUXILIARIES
                       *MARKED_AUXILIARIES, *_ASKING, "shall", *_SUPPOSE, *_TELL, *_WONDER})
 
 
-def _answers_no(sentence: Sequence[str]) -> bool:
+def answers_no(sentence: Sequence[str]) -> bool:
     """Whether a sentence is a bare no ("No.", "Absolutely not.", "Of course not.")."""
-    return bool(sentence) and _NO_ANSWER.issuperset(sentence) and not _NO.isdisjoint(sentence)
+    return bool(sentence) and _NO_ANSWER.issuperset(sentence) and not NO.isdisjoint(sentence)
 
 
 def _executes(words: Sequence[str], find: Find) -> bool:
@@ -266,7 +267,7 @@ def idle_parts(words: Sequence[str], seps: Sequence[str], clause_starts: Sequenc
     out = []
     for k, (start, end, question) in enumerate(spans):
         found = _opening(words, seps, start, end, question, verbs, said) or marked.get(k)
-        if found is None and question and answered and k + 1 < len(spans) and _answers_no(
+        if found is None and question and answered and k + 1 < len(spans) and answers_no(
                 words[spans[k + 1][0]:spans[k + 1][1]]):
             # "Rover to x 2, y 3? Absolutely not.": a question the request answers no
             found = (ASKS, said(start, min(end, start + SAID_WORDS)) + (

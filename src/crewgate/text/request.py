@@ -146,6 +146,9 @@ def _coordinates_in_digits(norm: str) -> str:
         start = j
         if j < n and words[j] in _MINUS:
             sign, j = "-", j + 1
+            if j < n and words[j][0].isdigit():  # "y minus 3": the sign in digits
+                edits.append((found[start][1], found[j][1], "-"))
+                return j + 1
         read = spelled(words, j) if j < n and words[j] in SPELLED_FIRST else None
         if read is None:
             return None
@@ -199,8 +202,8 @@ class RequestFacts:
         norm = clean(text)  # as it reads: NFKC, nothing unseen, a dash for a minus made "-"
         tokens, stops = read_words(text)
         spelled_here = not SPELLED_FIRST.isdisjoint(tokens)
-        if spelled_here and not _AXES.isdisjoint(tokens):  # "x two, y minus three"
-            norm = _coordinates_in_digits(norm)
+        if (spelled_here or not _MINUS.isdisjoint(tokens)) and not _AXES.isdisjoint(tokens):
+            norm = _coordinates_in_digits(norm)  # "x two, y minus three", "y minus 3"
         gaps = Gaps()
         cut = Cut(norm, gaps)
         numbers = tuple(map(float, cut.numbers if "M" not in cut.units else compress(
