@@ -843,6 +843,7 @@ class Intent(IntentChecks, Rule):
         # (the last named before a verb in its part of the clause)
         negated_robots: list[Mention] = []  # by a negation's scope: qualified below
         kept_out: dict[int, str] = {}  # things a robot is kept out of: where, and the saying
+        thing_at: dict[int, list[Mention]] = {}  # places and objects by start (when looked up)
         for m in reading.mentions(self.robots, stays=True):
             if m.start < start or (m.negated is None and not asked(m.start)):
                 continue
@@ -854,7 +855,7 @@ class Intent(IntentChecks, Rule):
             if negated is not None and keeping and not keeping.isdisjoint(
                     range(m.end, m.end + MODAL_REACH + 2)):
                 negated = None  # "the drone must stay airborne": kept flying, not ruled out
-            if negated is not None and (things := self._kept_out_of(reading, m)):
+            if negated is not None and (things := self._kept_out_of(reading, m, thing_at)):
                 # "keep the dog out of room_a": the place is ruled out, not the dog (nor is the
                 # dog asked anything by it)
                 kept_out.update((t.start, f"{negated} {reading.said(m.end + 1, t.end)}")
@@ -1052,7 +1053,7 @@ class Intent(IntentChecks, Rule):
         ruled out, said from the thing (or the words before the values) to the cue."""
         again = {r for m in after if m.negated is None for r in m.referents}
         for table in (self.places, self.objects):
-            brief.negated += [m._replace(negated=reading.said(m.start, start))
+            brief.negated += [m._replace(negated=_said_to(reading, m.start, start))
                               for m in reading.mentions(table, left=True)
                               if m.start < start and not m.referents <= again]
         before = RequestFacts.read(reading.span_text(0, start))
@@ -1156,16 +1157,21 @@ class Intent(IntentChecks, Rule):
             for m in reading.mentions(table, left=table is not self.skills)) or bool(
             RequestFacts.read(rest).numbers)
 
-    def _kept_out_of(self, reading: Reading, robot: Mention) -> list[Mention]:
+    def _kept_out_of(self, reading: Reading, robot: Mention,
+                     thing_at: dict[int, list[Mention]]) -> list[Mention]:
         """The places and objects a robot is kept out of or away from, said right after it
         ("keep the dog out of room_a", "leave the rover clear of the charger"): what the
-        keeping rules out, in place of the robot ("keep the dog out of it" rules the dog out)."""
+        keeping rules out, in place of the robot ("keep the dog out of it" rules the dog out).
+        ``thing_at``: the places and objects by where they begin, filled on first use."""
         words, end = reading.words, robot.end
         if words[end:end + 2] not in KEEPING_AWAY:
             return []
-        at = end + 2 + (words[end + 2:end + 3] in (("the",), ("a",)))
-        return [t for table in (self.places, self.objects)
-                for t in reading.mentions(table, left=True) if t.start == at]
+        if not thing_at:
+            for table in (self.places, self.objects):
+                for t in reading.mentions(table, left=True):
+                    thing_at.setdefault(t.start, []).append(t)
+            thing_at.setdefault(-1, [])  # (filled, whatever it holds)
+        return thing_at.get(end + 2 + (words[end + 2:end + 3] in (("the",), ("a",))), [])
 
     def _context(self, reading: Reading, start: int) -> bool:
         before = reading.words[max(0, start - 4):start]
@@ -1230,6 +1236,14 @@ def _by_scope(reading: Reading, mentions: Iterable[Mention]) -> dict[int, list[M
         if scope is not None:
             found.setdefault(scope.at, []).append(m)
     return found
+
+
+def _said_to(reading: Reading, start: int, end: int) -> str:
+    """The words [start, end) as the request wrote them, those past ``WINDOW`` words left out
+    in the middle (each of many things taken back is quoted in constant length)."""
+    if end - start <= WINDOW:
+        return reading.said(start, end)
+    return f"{reading.said(start, start + 3)} ... {reading.said(end - 3, end)}"
 
 
 def _enters(value: object, zone: Zone) -> bool:

@@ -243,7 +243,7 @@ def idle_parts(words: Sequence[str], seps: Sequence[str], clause_starts: Sequenc
     answered = "?" in text and not _NO_ANSWER.isdisjoint(vocabulary)
     if not cues and not others and not answered and OPENINGS.isdisjoint(vocabulary):
         return ()  # no sentence can open as anything but what may ask (most requests)
-    drafts = [(a, b) for a, b, kind in cues if tuple(words[a:b]) in DRAFTING]
+    drafts = {(a, b) for a, b, kind in cues if tuple(words[a:b]) in DRAFTING}
     if drafts and _executes(words, find):  # "prepare a plan ..., then execute it": asked
         cues = [c for c in cues if c[:2] not in drafts]
     plan_only = next(((a, b) for a, b, kind in cues if kind is PLAN_KIND), None)
