@@ -70,6 +70,13 @@ ZONE = {"x_min": 0.0, "x_max": 5.0, "y_min": 0.0, "y_max": 5.0}
     ("sar", "Air assets only - do not send the rover. Search x from 0 to 5, y from 0 to 5.",
      [("iris", "takeoff", {}), ("iris", "search_target", ZONE), ("iris", "land", {})]),
     ("g1_go2", "Say hi to the visitors with a wave.", [("g1", "wave", {})]),
+    # a place taken back or ruled out is not filled in (it was, and the walk was refused)
+    ("g1_go2", "Walk the dog to room_a, no wait, room_b.",
+     [("go2", "navigate_to_location", {"location": "room_b"})]),
+    ("g1_go2", "Send the dog to room_a... actually, room_b.",
+     [("go2", "navigate_to_location", {"location": "room_b"})]),
+    ("g1_go2", "Keep the dog out of room_a and walk it to room_b.",
+     [("go2", "navigate_to_location", {"location": "room_b"})]),
     # the controls: the partners a workflow needs act though the request does not name them
     ("g1_go2", "Have the dog take the red cube to room_b.",
      [("g1", "grab_from_table", {"object": "red_cube"}), ("g1", "place_on_table", {}),

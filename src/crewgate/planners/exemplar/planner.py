@@ -158,9 +158,10 @@ class ExemplarPlanner(Planner):
         well the values the request states fit the slots the template takes."""
         facts = RequestFacts.read(request)
         cues = Cues.read(self.crew, request)
-        fill = FillRequest(facts, self.crew.context, self.actions)
-        known, unknown = provided(self.crew, fill)
         brief = self.crew.intent.brief(request)
+        fill = FillRequest(facts, self.crew.context, self.actions, frozenset(
+            r for m in brief.negated for r in m.referents))
+        known, unknown = provided(self.crew, fill)
         out = []
         for match in self.rank(request):
             wf = self.crew.workflows[match.workflow]

@@ -61,6 +61,9 @@ class FillRequest:
     facts: RequestFacts
     ctx: CrewContext
     actions: frozenset[str] = frozenset()  # words that end no object phrase ("wave", "stop")
+    # places and objects the request rules out or takes back ("room_a, no wait, room_b"):
+    # never filled in, where the request names another
+    ruled_out: frozenset[str] = frozenset()
 
 
 class ParamKind(SpecModel, Rule, ABC):

@@ -110,7 +110,7 @@ class LocationParam(_NamedParam):
         places = request.ctx.locations
         if not required:
             return quote(SOURCE, request.facts.text, places, known_only=True)
-        named = places.named_in(request.facts)
+        named = _kept(places.named_in(request.facts), request.ruled_out)
         target = quote(DEST, request.facts.text, places)
         if len(named) == 1:
             return named[0]
@@ -144,7 +144,7 @@ class ObjectParam(_NamedParam):
         return dict(crew.objects)
 
     def fill(self, name: str, request: FillRequest, *, required: bool) -> Any:
-        named = request.ctx.objects.named_in(request.facts)
+        named = _kept(request.ctx.objects.named_in(request.facts), request.ruled_out)
         if len(named) == 1:
             return named[0]
         if named:
@@ -158,3 +158,10 @@ class ObjectParam(_NamedParam):
         found = quote(OBJECT, request.facts.text, request.ctx.objects,
                       not_ending_in=request.actions)
         return "unknown" if found is not None else None
+
+
+def _kept(named: list[str], ruled_out: frozenset[str]) -> list[str]:
+    """The names the request states, but those it rules out, unless it rules out all of them
+    (then the gate says why the one filled in is refused)."""
+    kept = [n for n in named if n not in ruled_out]
+    return kept or named
