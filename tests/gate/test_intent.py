@@ -72,6 +72,10 @@ def test_a_robot_that_cannot_do_it_is_not_swapped_for_one_that_can(g1_go2: Crew)
      plan("dispatch_only", ("tb3", "navigate_to", {"goal": [2.0, 3.0]})),
      (0, "the request asks iris to 'drive'; iris has no such skill, and tb3 may not take its "
          "place")),
+    # the robot as the subject, modals between
+    ("The rover should search x 0 to 5, y 0 to 5.", plan("search_only", *SEARCH, LAND),
+     (1, "the request asks tb3 to 'search'; tb3 has no such skill, and iris may not take its "
+         "place")),
 ])
 def test_an_action_told_to_a_robot_that_cannot_do_it_is_not_swapped(
         sar: Crew, request_: str, p: dict[str, Any], said: tuple[int, str]) -> None:

@@ -235,16 +235,24 @@ def _between(parts: Sequence[Idle], start: int, end: int) -> list[tuple[int, int
 # the drone go up": the drone's takeoff, said with the rover's verb)
 _TELLING = frozenset({"use", "have", "tell", "ask", "order", "instruct", "get", "let"})
 _PARTICLES = frozenset({"up", "down", "off", "out", "away", "back"})
+_SUBJECT_MODALS = frozenset({"should", "must", "shall", "will", "can", "could", "needs", "need",
+                             "has", "have", "to", "is", "going", "ought"})
+_SUBJECT_MODALS_REACH = 3
 
 
 def _told_to(words: Sequence[str], agent: Mention, action: Mention) -> bool:
-    """Whether the request hands ``action`` to the robot of ``agent`` by a telling verb right
-    before it ("use the rover to search", "have the drone drive to x 2, y 3")."""
+    """Whether the request hands ``action`` to the robot of ``agent``: by a telling verb right
+    before it ("use the rover to search", "have the drone drive to x 2, y 3"), or as its
+    subject with modals between ("the rover should search x 0 to 5, y 0 to 5")."""
     before = words[agent.start - 1] if agent.start else ""
     if before in ARTICLES and agent.start > 1:
         before = words[agent.start - 2]
     gap = action.start - agent.end
-    return before in _TELLING and (gap == 0 or (gap == 1 and words[agent.end] == "to")) and (
+    told = before in _TELLING and (gap == 0 or (gap == 1 and words[agent.end] == "to"))
+    # ... or by the robot as the subject, modals between ("the rover should search ...")
+    said = 0 < gap <= _SUBJECT_MODALS_REACH and _SUBJECT_MODALS.issuperset(
+        words[agent.end:action.start]) and words[agent.end] != "to"
+    return (told or said) and (
         action.end >= len(words) or words[action.end] not in _PARTICLES)
 
 
