@@ -20,7 +20,7 @@ from itertools import accumulate, chain, compress, repeat
 from operator import attrgetter, contains, eq, itemgetter, sub
 from typing import Any, Generic, NamedTuple, TypeVar, overload
 
-from crewgate.text.mood import NO, Idle, answers_no, idle_parts, sentences
+from crewgate.text.mood import NO, Idle, answers_no, idle_parts
 from crewgate.text.spelled import FIRST as SPELLED_FIRST
 from crewgate.text.spelled import and_a_half, with_unit
 from crewgate.text.units import METRES, TIMES, UNITS, in_unit, per
@@ -137,6 +137,8 @@ BARE_PROHIBITIONS: tuple[tuple[str, ...], ...] = (("don", "t"), ("do", "not"), (
 _INTERJECTIONS = frozenset({"no", "nope", "nah", "wait", "actually", "oh", "um", "uh", "hmm",
                             "ok", "okay", "please", "sorry", "hold", "on", "so", "well"})
 _SENTENCE_ENDS = frozenset(".!")
+_ENDS = frozenset(".!?")  # ... or a question's
+_BARE_NO_WORDS = 4  # a bare no ("Of course not.") is a sentence of at most these many words
 # a bare refusal said of a robot right before it ("Rover: no.", "the rover? Not today.")
 _BARE_NO = frozenset({"no", "nope", "nah", "not"})
 _NOT_NOW = frozenset({"today", "now", "yet", "needed", "required"})
@@ -646,11 +648,21 @@ class Reading:
         """A sentence that is a bare no ("No.", "Not really.") after one that asks no question:
         it takes back what came before ("Hand me the bottle. Not really."); after a question it
         answers it (crewgate.text.mood)."""
-        if NO.isdisjoint(self._vocabulary):
-            return []
-        spans = sentences(self.seps, self.clause_starts, len(self.words))
-        return [(start, end) for k, (start, end, _) in enumerate(spans)
-                if k and not spans[k - 1][2] and answers_no(self.words[start:end])]
+        words, seps, n = self.words, self.seps, len(self.words)
+        out = set()
+        for word in NO.intersection(self._vocabulary):
+            for i in self._at(word):  # its sentence, looked at only a few words each way
+                start = i
+                while start and start > i - _BARE_NO_WORDS and _ENDS.isdisjoint(seps[start - 1]):
+                    start -= 1
+                end = i + 1
+                while end < n and end < i + _BARE_NO_WORDS and _ENDS.isdisjoint(seps[end - 1]):
+                    end += 1
+                if start and "?" not in seps[start - 1] and not _ENDS.isdisjoint(
+                        seps[start - 1]) and (end == n or not _ENDS.isdisjoint(seps[end - 1])) \
+                        and answers_no(words[start:end]):
+                    out.add((start, end))
+        return sorted(out)
 
     def _actually(self) -> list[tuple[int, int]]:
         """"Actually," set off before a few words that end the sentence and name no action: a
