@@ -54,3 +54,21 @@ def test_the_third_crew_halts_into_its_fallback(warehouse: Crew, run: Runner) ->
     assert [f"{d.robot}.{d.skill}" for d in result.dispatched if d.kind == "fallback"] == [
         "fork.lower"]  # it was carrying the pallet: put it down
     assert result.final_state["fork"]["load"] is None
+
+
+def test_a_correction_takes_back_only_the_kind_of_thing_it_names(warehouse: Crew) -> None:
+    """"... actually, bay_2" replaces the dock, not the pallet (the pallet's lift was refused
+    as taken back); a correction that names no thing takes back every thing before it."""
+    gate = Gate(warehouse)
+    request = "Move the blue pallet to the dock... actually, bay_2."
+    to = {place: plan("move_pallet", ("fork", "lift", {"pallet": "pallet_a"}),
+                      ("fork", "move_to", {"location": place}), ("fork", "lower", {}))
+          for place in ("bay_2", "dock")}
+    assert gate.validate(parse_plan(to["bay_2"]), request, sim_world(warehouse)).accepted
+    refused = gate.validate(parse_plan(to["dock"]), request, sim_world(warehouse))
+    assert [(p.index, p.code.value, p.detail) for p in refused.all_problems] == [
+        (1, "negated_step", "the request rules out fork.move_to here: 'dock... actually'")]
+    taken = gate.validate(parse_plan(to["dock"]), "Move the blue pallet to the dock, no wait, "
+                          "lower it first.", sim_world(warehouse))
+    assert [(p.index, p.code.value) for p in taken.all_problems] == [
+        (0, "negated_step"), (1, "negated_step")]

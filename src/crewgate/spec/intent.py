@@ -1058,18 +1058,30 @@ class Intent(IntentChecks, Rule):
                     brief: Brief) -> None:
         """What the request named before a cue that takes it back, and not again after it
         ("walk the dog to room_a, no wait, room_b": room_a; the points and zones before it), is
-        ruled out, said from the thing (or the words before the values) to the cue."""
+        ruled out, said from the thing (or the words before the values) to the cue; of the
+        kinds of thing named after it only, where it names any ("move the blue pallet to the
+        dock... actually, bay_2" keeps the pallet; "walk the dog to room_a, no wait, wave"
+        takes room_a back)."""
         again = {r for m in after if m.negated is None for r in m.referents}
-        for table in (self.places, self.objects):
-            brief.negated += [m._replace(negated=_said_to(reading, m.start, start))
-                              for m in reading.mentions(table, left=True)
-                              if m.start < start and not m.referents <= again]
+        stated = RequestFacts.read(rest)
+        # the kinds named after it: a destination (a place or a point), an object, a zone
+        places = not again.isdisjoint(set().union(*self.places.values())) or bool(stated.points)
+        objects = not again.isdisjoint(set().union(*self.objects.values()))
+        zones = bool(stated.zones)
+        if not (places or objects or zones):
+            places = objects = zones = True  # nothing named after it: all of it is taken back
+        for table, taken in ((self.places, places), (self.objects, objects)):
+            if taken:
+                brief.negated += [m._replace(negated=_said_to(reading, m.start, start))
+                                  for m in reading.mentions(table, left=True)
+                                  if m.start < start and not m.referents <= again]
         before = RequestFacts.read(reading.span_text(0, start))
         if before.points or before.zones:
-            stated = RequestFacts.read(rest)
             said = reading.said(max(0, start - WINDOW), start)  # the values, then the cue
-            brief.negated_points += [(p, said) for p in before.points if p not in stated.points]
-            brief.negated_zones += [(z, said) for z in before.zones if z not in stated.zones]
+            brief.negated_points += [(p, said) for p in before.points
+                                     if places and p not in stated.points]
+            brief.negated_zones += [(z, said) for z in before.zones
+                                    if zones and z not in stated.zones]
 
     def _qualify(self, reading: Reading, actions: list[Mention], robots: list[Mention],
                  valued: dict[int, tuple[tuple[float, ...], ...]], brief: Brief) -> None:
