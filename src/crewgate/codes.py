@@ -114,6 +114,9 @@ class Code(StrEnum):
                      "medics to go\")")
     UNCLEAR_NEGATION = ("unclear_negation", Family.REQUEST,
                         "the request rules something out, and the gate cannot tell what")
+    OUT_OF_ORDER = ("out_of_order", Family.REQUEST,
+                    "the plan does an action before one the request asks to be done first "
+                    "(\"land the drone, then stop the rover\")")
     # state: the world now
     ROBOT_UNAVAILABLE = ("robot_unavailable", Family.STATE, "the robot is down or silent")
     PRECONDITION_FAILED = ("precondition_failed", Family.STATE,

@@ -41,7 +41,7 @@ _BY_CODE: dict[Code, str] = {
     Code.UNKNOWN_SKILL: "invented skill", Code.UNKNOWN_WORKFLOW: "workflow",
     Code.BAD_ASSIGNMENT: "workflow", Code.UNREQUESTED_STEP: "action",
     Code.NEGATED_STEP: "action", Code.DROPPED_REQUEST: "action",
-    Code.RETRACTED_REQUEST: "action", Code.NOTHING_ASKED: "action",
+    Code.RETRACTED_REQUEST: "action", Code.NOTHING_ASKED: "action", Code.OUT_OF_ORDER: "action",
     Code.OUT_OF_RANGE: "point/number", Code.BEYOND_BOUND: "point/number",
 }
 _BY_KIND = {"location": "location", "object": "object", "zone": "zone", "point": "point/number",

@@ -1381,6 +1381,28 @@ def test_a_bare_no_before_a_new_request_corrects_what_came_before(sar: Crew) -> 
          "2, y 3. no'")]
 
 
+ABORT_STOP_FIRST = plan("abort", ("tb3", "stop", {}), ("iris", "land", {}))
+ABORT_LAND_FIRST = plan("abort", ("iris", "land", {}), ("tb3", "stop", {}))
+
+
+@pytest.mark.parametrize(("request_", "said"), [
+    ("Land the drone first, then stop the rover.", "land the drone first, then stop"),
+    ("Land the drone. Afterwards, stop the rover.", "land the drone. afterwards, stop"),
+])
+def test_actions_asked_one_after_the_other_are_done_in_that_order(sar: Crew, request_: str,
+                                                                  said: str) -> None:
+    """The rover's stop before the landing was accepted: the request's order was not read."""
+    assert found(check(sar, request_, ABORT_STOP_FIRST)) == [
+        (None, "out_of_order", f"the request asks for iris.land before tb3.stop ({said!r}); "
+         "the plan does tb3.stop first")]
+    assert found(check(sar, request_, ABORT_LAND_FIRST)) == []
+
+
+def test_actions_asked_together_are_done_in_any_order(sar: Crew) -> None:
+    assert found(check(sar, "Stop the rover and land the drone.", ABORT_LAND_FIRST)) == []
+    assert found(check(sar, "Stop the rover and land the drone.", ABORT_STOP_FIRST)) == []
+
+
 def test_a_question_answered_no_asks_nothing_and_its_place_is_ruled_out(g1_go2: Crew) -> None:
     """The walk to room_b used to be refused (room_a was owed)."""
     request_ = "Room_a? No. Walk the dog to room_b."

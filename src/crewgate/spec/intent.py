@@ -134,6 +134,9 @@ class Brief:
     excluded_with: dict[str, tuple[frozenset[str], tuple[tuple[float, ...], ...], str]] = field(
         default_factory=dict)
     retracted: str | None = None  # the cue, when the request takes back everything
+    # actions the request asks to be done one after the other ("land the drone, then stop the
+    # rover"): the one before, the one after, the saying
+    sequence: list[tuple[Mention, Mention, str]] = field(default_factory=list)
     # what the parts that ask state, when a part asks nothing now (else: the request's facts)
     asked_facts: RequestFacts | None = None
     # the parts that ask nothing now, with the robots and actions (refs) each names
@@ -383,6 +386,13 @@ class IntentChecks:
         for stated in brief.stated:
             if not self._beyond(stated):
                 self._stated_plan(stated, steps, f)
+        for first, then, said in brief.sequence:
+            at = _first_of(steps, first.referents)
+            later = _first_of(steps, then.referents)
+            if at is not None and later is not None and later < at:
+                f.add(Code.OUT_OF_ORDER, f"the request asks for {_names(first.referents)} "
+                      f"before {_names(then.referents)} ({said!r}); the plan does "
+                      f"{steps[later].ref} first")
 
     def _one_plan(self, steps: Sequence[PlannedStep], stated: set[str]) -> str:
         """Why one plan cannot go there too: its workflow allows no further move, and every
@@ -657,7 +667,7 @@ class Intent(IntentChecks, Rule):
     codes: ClassVar[frozenset[Code]] = frozenset({
         Code.SUBSTITUTED_ROBOT, Code.EXCLUDED_ROBOT, Code.NEGATED_STEP, Code.UNREQUESTED_STEP,
         Code.DROPPED_REQUEST, Code.RETRACTED_REQUEST, Code.NOTHING_ASKED, Code.BEYOND_BOUND,
-        Code.UNCLEAR_NEGATION,
+        Code.UNCLEAR_NEGATION, Code.OUT_OF_ORDER,
         Code.SUBSTITUTED_VALUE, Code.OUT_OF_RANGE})
 
     def __init__(self, crew: Crew) -> None:
@@ -806,7 +816,8 @@ class Intent(IntentChecks, Rule):
             "every destination, object and action it states is carried by a step. A bound it "
             "states (\"below 4 metres\", \"at least 5 m\", \"between 3 and 5 m\") holds for "
             "every value of that unit of the robot it is said of, defaults included.",
-            "- Add no step the request does not ask for, beyond what the workflow requires.",
+            "- Add no step the request does not ask for, beyond what the workflow requires. "
+            "Do what it asks in the order it says (\"land the drone, then stop the rover\").",
             "- If the request takes back what it asked (\"never mind\", \"cancel that\", \"don't "
             "move anything\"), answer with no steps; if it corrects itself (\"room_a, no wait, "
             "room_b\", \"room_a... actually, room_b\"), what follows the correction replaces "
@@ -928,6 +939,7 @@ class Intent(IntentChecks, Rule):
                     brief.context |= m.referents
                 else:
                     kept.append(m)
+        brief.sequence = self._sequence(reading, brief.actions)
         acting = {(m.clause, ref.partition(".")[0]) for m in brief.actions for ref in m.referents}
         for clause, robots in brief.clause_robots.items():
             brief.free |= {r for r in robots if (clause, r) not in acting}
@@ -1177,6 +1189,26 @@ class Intent(IntentChecks, Rule):
             for m in reading.mentions(table, left=table is not self.skills)) or bool(
             RequestFacts.read(rest).numbers)
 
+    @staticmethod
+    def _sequence(reading: Reading, actions: list[Mention]) -> list[tuple[Mention, Mention, str]]:
+        """The actions asked one after the other: the last action before a word that says what
+        follows comes after ("then", "afterwards", "after that", "next"), and the first action
+        after it ("land the drone first, then stop the rover"); actions of the same skills are
+        none (what repeats is ordered by its values)."""
+        markers = reading.where(THEN)
+        if not markers or len(actions) < 2:
+            return []
+        ordered = sorted(actions, key=lambda m: m.start)
+        starts = [m.start for m in ordered]
+        out = []
+        for t in markers:
+            k = bisect_left(starts, t)
+            if 0 < k < len(ordered):
+                first, then = ordered[k - 1], ordered[k]
+                if first.referents.isdisjoint(then.referents):
+                    out.append((first, then, _said_to(reading, first.start, then.end)))
+        return out
+
     def _kept_out_of(self, reading: Reading, robot: Mention,
                      thing_at: dict[int, list[Mention]]) -> list[Mention]:
         """The places and objects a robot is kept out of or away from, said right after it
@@ -1258,6 +1290,11 @@ def _by_scope(reading: Reading, mentions: Iterable[Mention]) -> dict[int, list[M
     return found
 
 
+def _first_of(steps: Sequence[PlannedStep], refs: frozenset[str]) -> int | None:
+    """Where the first step of one of these skills stands in the plan."""
+    return next((i for i, s in enumerate(steps) if s.ref in refs), None)
+
+
 def _said_to(reading: Reading, start: int, end: int) -> str:
     """The words [start, end) as the request wrote them, those past ``WINDOW`` words left out
     in the middle (each of many things taken back is quoted in constant length)."""
@@ -1287,6 +1324,8 @@ def _same(value: object, stated: tuple[float, ...]) -> bool:
 
 NEAR_ACTIONS = 16  # actions on each side of a quantity that it may be for, at most
 # where a clause ends in the text (a stop and a space; not the point of "2.5")
+# words that say the action after them comes after the one before ("..., then ...")
+THEN = frozenset({"then", "afterwards", "afterward", "subsequently", "thereafter"})
 # the negations that keep away from what they cover (a hazard), not only leave it out
 AVOIDING = frozenset({"avoid", "stay out of", "stay away from", "stay clear of", "keep out of",
                       "keep away from", "keep clear of", "steer clear of", "away from",

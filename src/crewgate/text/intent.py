@@ -419,6 +419,10 @@ class Reading:
             self._positions[word] = found
         return found
 
+    def where(self, these: frozenset[str]) -> list[int]:
+        """Where any of these words stands, in order."""
+        return sorted(i for w in these.intersection(self._vocabulary) for i in self._at(w))
+
     def _starts(self, by_first: Mapping[str, list[tuple[str, ...]]]
                 ) -> list[tuple[int, tuple[str, ...]]]:
         """Where a phrase of the table starts, with it."""
