@@ -1388,6 +1388,10 @@ ABORT_LAND_FIRST = plan("abort", ("iris", "land", {}), ("tb3", "stop", {}))
 @pytest.mark.parametrize(("request_", "said"), [
     ("Land the drone first, then stop the rover.", "land the drone first, then stop"),
     ("Land the drone. Afterwards, stop the rover.", "land the drone. afterwards, stop"),
+    # "before" and "after", with an action or a gerund right after them
+    ("Land the drone before you stop the rover.", "land the drone before you stop"),
+    ("Stop the rover after landing the drone.", "stop the rover after landing"),
+    ("Before stopping the rover, land the drone.", "stopping the rover, land"),
 ])
 def test_actions_asked_one_after_the_other_are_done_in_that_order(sar: Crew, request_: str,
                                                                   said: str) -> None:
@@ -1398,9 +1402,13 @@ def test_actions_asked_one_after_the_other_are_done_in_that_order(sar: Crew, req
     assert found(check(sar, request_, ABORT_LAND_FIRST)) == []
 
 
-def test_actions_asked_together_are_done_in_any_order(sar: Crew) -> None:
-    assert found(check(sar, "Stop the rover and land the drone.", ABORT_LAND_FIRST)) == []
-    assert found(check(sar, "Stop the rover and land the drone.", ABORT_STOP_FIRST)) == []
+@pytest.mark.parametrize("request_", [
+    "Stop the rover and land the drone.",
+    "Stop the rover and land the drone before dark.",  # no action after "before"
+])
+def test_actions_asked_together_are_done_in_any_order(sar: Crew, request_: str) -> None:
+    assert found(check(sar, request_, ABORT_LAND_FIRST)) == []
+    assert found(check(sar, request_, ABORT_STOP_FIRST)) == []
 
 
 def test_a_question_answered_no_asks_nothing_and_its_place_is_ruled_out(g1_go2: Crew) -> None:

@@ -77,6 +77,12 @@ ZONE = {"x_min": 0.0, "x_max": 5.0, "y_min": 0.0, "y_max": 5.0}
      [("go2", "navigate_to_location", {"location": "room_b"})]),
     ("g1_go2", "Keep the dog out of room_a and walk it to room_b.",
      [("go2", "navigate_to_location", {"location": "room_b"})]),
+    # in the order the request asks for (the contract's order first): it was declaration
+    # order, and the gate refused it (out_of_order)
+    ("sar", "Stop the rover, then land the drone.",
+     [("tb3", "stop", {}), ("iris", "land", {})]),
+    ("sar", "Land the drone first, then stop the rover.",
+     [("iris", "land", {}), ("tb3", "stop", {})]),
     # the controls: the partners a workflow needs act though the request does not name them
     ("g1_go2", "Have the dog take the red cube to room_b.",
      [("g1", "grab_from_table", {"object": "red_cube"}), ("g1", "place_on_table", {}),

@@ -910,12 +910,14 @@ class Intent(IntentChecks, Rule):
             negated=reading.said(m.start - 1, m.end)) for m in gerunds
             if m.negated is not None or m.start - 1 in ceased]
         agent_starts = [a.start for a in agents]  # (in order)
+        said_actions: list[Mention] = []  # every action asked, whoever it is said of
         for m in reading.actions(self.skills, places + objects):
             if m.start < start or m.start in ceased or (m.negated is None and not asked(m.start)):
                 continue
             if m.negated is not None:
                 negated_actions.append(m)
                 continue
+            said_actions.append(m)
             # the last robot named before the verb, if in its part of the clause
             k = bisect_left(agent_starts, m.start) - 1
             agent = agents[k] if k >= 0 and agent_starts[k] >= reading.part_start[m.start] \
@@ -939,7 +941,8 @@ class Intent(IntentChecks, Rule):
                     brief.context |= m.referents
                 else:
                     kept.append(m)
-        brief.sequence = self._sequence(reading, brief.actions)
+        brief.sequence = self._sequence(reading, said_actions, [
+            m for m in gerunds if m.negated is None and m.start - 1 not in ceased])
         acting = {(m.clause, ref.partition(".")[0]) for m in brief.actions for ref in m.referents}
         for clause, robots in brief.clause_robots.items():
             brief.free |= {r for r in robots if (clause, r) not in acting}
@@ -1190,24 +1193,46 @@ class Intent(IntentChecks, Rule):
             RequestFacts.read(rest).numbers)
 
     @staticmethod
-    def _sequence(reading: Reading, actions: list[Mention]) -> list[tuple[Mention, Mention, str]]:
-        """The actions asked one after the other: the last action before a word that says what
-        follows comes after ("then", "afterwards", "after that", "next"), and the first action
-        after it ("land the drone first, then stop the rover"); actions of the same skills are
+    def _sequence(reading: Reading, actions: list[Mention], gerunds: list[Mention]
+                  ) -> list[tuple[Mention, Mention, str]]:
+        """The actions asked one after the other, each pair (the one first, the one after):
+        the last action before a word that says what follows comes after ("then",
+        "afterwards") and the first action after it ("land the drone first, then stop the
+        rover"); an action and the action or gerund right after "before" or "after" in its
+        clause ("land the drone before you stop the rover", "stop the rover after landing the
+        drone", "before stopping the rover, land the drone"). Actions of the same skills are
         none (what repeats is ordered by its values)."""
-        markers = reading.where(THEN)
-        if not markers or len(actions) < 2:
+        then_at, around = reading.where(THEN), reading.where(BEFORE_AFTER)
+        if not (then_at or around) or len(actions) + len(gerunds) < 2:
             return []
         ordered = sorted(actions, key=lambda m: m.start)
         starts = [m.start for m in ordered]
-        out = []
-        for t in markers:
+        pairs = []
+        for t in then_at:
             k = bisect_left(starts, t)
             if 0 < k < len(ordered):
-                first, then = ordered[k - 1], ordered[k]
-                if first.referents.isdisjoint(then.referents):
-                    out.append((first, then, _said_to(reading, first.start, then.end)))
-        return out
+                pairs.append((ordered[k - 1], ordered[k]))
+        if around:
+            named = sorted([*actions, *gerunds], key=lambda m: m.start)
+            named_starts = [m.start for m in named]
+            for t in around:
+                k = bisect_left(named_starts, t)
+                if k == len(named) or named[k].start - t > MARKER_REACH \
+                        or reading.clause_of[named[k].start] != reading.clause_of[t]:
+                    continue  # no action right after it ("before the rover arrives")
+                said = named[k]  # what "before"/"after" says the other is before or after
+                if t == reading.part_start[t]:  # "before stopping the rover, land the drone"
+                    j = bisect_left(starts, said.end)
+                    other = ordered[j] if j < len(ordered) else None
+                else:  # "land the drone before you stop the rover"
+                    j = bisect_left(starts, t) - 1
+                    other = ordered[j] if j >= 0 else None
+                if other is None or reading.clause_of[other.start] != reading.clause_of[t]:
+                    continue
+                pairs.append((other, said) if reading.words[t] == "before" else (said, other))
+        return [(first, then, _said_to(reading, min(first.start, then.start),
+                                       max(first.end, then.end)))
+                for first, then in pairs if first.referents.isdisjoint(then.referents)]
 
     def _kept_out_of(self, reading: Reading, robot: Mention,
                      thing_at: dict[int, list[Mention]]) -> list[Mention]:
@@ -1326,6 +1351,8 @@ NEAR_ACTIONS = 16  # actions on each side of a quantity that it may be for, at m
 # where a clause ends in the text (a stop and a space; not the point of "2.5")
 # words that say the action after them comes after the one before ("..., then ...")
 THEN = frozenset({"then", "afterwards", "afterward", "subsequently", "thereafter"})
+BEFORE_AFTER = frozenset({"before", "after"})  # ... and the action right after them
+MARKER_REACH = 3  # words from "before"/"after" to its action, at most ("before you stop")
 # the negations that keep away from what they cover (a hazard), not only leave it out
 AVOIDING = frozenset({"avoid", "stay out of", "stay away from", "stay clear of", "keep out of",
                       "keep away from", "keep clear of", "steer clear of", "away from",

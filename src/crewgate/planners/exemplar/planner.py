@@ -162,10 +162,12 @@ class ExemplarPlanner(Planner):
         fill = FillRequest(facts, self.crew.context, self.actions, frozenset(
             r for m in brief.negated for r in m.referents))
         known, unknown = provided(self.crew, fill)
+        sequence = [(a, b) for first, then, _ in brief.sequence
+                    for a in first.referents for b in then.referents]
         out = []
         for match in self.rank(request):
             wf = self.crew.workflows[match.workflow]
-            refs = template(self.crew, wf, cues)
+            refs = template(self.crew, wf, cues, sequence)
             args = fill_plan(self.crew, wf, refs, fill)
             fill_stated(self.crew, refs, args, brief)
             fill_bounded(self.crew, refs, args, brief)

@@ -6,6 +6,7 @@ can refuse it rather than the planner silently choosing another).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from crewgate.planners.exemplar.cues import Cues, mentioned
@@ -16,8 +17,11 @@ from crewgate.spec.workflow import ArgRule
 from crewgate.text import RequestFacts, words
 
 
-def template(crew: Crew, wf: Workflow, cues: Cues) -> list[str]:
-    """The steps to plan, ordered by the contract's order rules (declaration order otherwise):
+def template(crew: Crew, wf: Workflow, cues: Cues,
+             sequence: Sequence[tuple[str, str]] = ()) -> list[str]:
+    """The steps to plan, ordered by the contract's order rules, then by the order the request
+    asks for (``sequence``: (skill first, skill after), "land the drone, then stop the rover"),
+    declaration order otherwise:
     every required step; the optional ones whose skill the request names; for a robot the
     request names that has no step yet, its only optional step ("set the Iris down" in an
     abort); and all optional steps of a workflow without required ones when the request names
@@ -33,17 +37,25 @@ def template(crew: Crew, wf: Workflow, cues: Cues) -> list[str]:
     if not chosen and wf.min_steps > 0 and (not asked or cues.universal):
         asked = optional
     asked = [ref for ref in optional if ref in asked]  # declaration order
-    return _ordered(wf, chosen + asked)
+    rules = [(r.first, r.then) for r in wf.order]
+    planned = _ordered(rules, chosen + asked)
+    if sequence:  # the request's order too, where the contract's allows it
+        asked_order = _ordered(rules + list(sequence), chosen + asked)
+        if all(asked_order.index(r.first) < asked_order.index(r.then) for r in wf.order
+               if r.first in asked_order and r.then in asked_order and r.first != r.then):
+            planned = asked_order
+    return planned
 
 
-def _ordered(wf: Workflow, refs: list[str]) -> list[str]:
-    """Kahn's algorithm over the order rules, declaration order breaking ties."""
+def _ordered(rules: Sequence[tuple[str, str]], refs: list[str]) -> list[str]:
+    """Kahn's algorithm over the order rules ((first, then)), declaration order breaking
+    ties."""
     remaining = list(refs)
     out: list[str] = []
     while remaining:
         for ref in remaining:
-            if not any(r.then == ref and r.first in remaining and r.first != ref
-                       for r in wf.order):
+            if not any(then == ref and first in remaining and first != ref
+                       for first, then in rules):
                 out.append(ref)
                 remaining.remove(ref)
                 break
