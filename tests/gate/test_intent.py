@@ -103,6 +103,12 @@ def test_a_point_or_zone_given_to_a_robot_is_not_taken_by_one_not_named(
     assert found(check(sar, request_, p)) == [(said[0], "substituted_robot", said[1])]
 
 
+def test_a_zone_said_beside_another_robot_with_its_action_as_a_gerund_is_searched(
+        sar: Crew) -> None:
+    request_ = "Send the rover to the victim after searching x 0 to 5, y 0 to 5."
+    assert found(check(sar, request_, plan("search_and_dispatch", *SEARCH, DISPATCH))) == []
+
+
 @pytest.mark.parametrize("request_", [
     "The drone spotted the victim at x 2, y 3; send the rover there.",  # the rover named
     "The drone is at x 2, y 3. Go there.",  # asked by its action

@@ -150,6 +150,9 @@ class Brief:
     free: set[str] = field(default_factory=set)  # robots named with no action of theirs beside
     # robots a skill of which takes something the request states (Intent._given)
     gives: frozenset[str] = frozenset()
+    # the skills of the gerunds the request says, not ruled out ("after searching ..."): named
+    # with no robot they are said of
+    gerunds: frozenset[str] = frozenset()
     # each part stating points or zones: what it states, the robots it names (not ruled out),
     # the part; read only when a step needs it (IntentChecks._given_to)
     given_to: list[tuple[RequestFacts, frozenset[str], str]] | None = None
@@ -548,12 +551,13 @@ class IntentChecks:
                       f"{step.robot} may not take its place")
                 break
         if (len(f.items) == mark and step.typed and brief.named and not brief.universal
-                and step.robot not in brief.named
+                and step.robot not in brief.named and step.ref not in brief.gerunds
                 and not any(step.ref in m.referents for m in brief.actions)):
             self._given_elsewhere(brief, step, f)  # "fly the drone to x 2, y 3": not the rover
 
     def _given_elsewhere(self, brief: Brief, step: PlannedStep, f: Findings) -> None:
-        """A step of a robot the request does not name, asked for by no action, that goes to a
+        """A step of a robot the request does not name, asked for by no action (nor named by a
+        gerund: "send the rover to the victim after searching x 0 to 5, ..."), that goes to a
         point or zone the request states only in parts naming other robots ("Fly the drone
         to x 2, y 3" and the rover's drive there): the value is theirs, and the step takes
         their place."""
@@ -941,8 +945,9 @@ class Intent(IntentChecks, Rule):
                     brief.context |= m.referents
                 else:
                     kept.append(m)
-        brief.sequence = self._sequence(reading, said_actions, [
-            m for m in gerunds if m.negated is None and m.start - 1 not in ceased])
+        named_gerunds = [m for m in gerunds if m.negated is None and m.start - 1 not in ceased]
+        brief.gerunds = frozenset(r for m in named_gerunds for r in m.referents)
+        brief.sequence = self._sequence(reading, said_actions, named_gerunds)
         acting = {(m.clause, ref.partition(".")[0]) for m in brief.actions for ref in m.referents}
         for clause, robots in brief.clause_robots.items():
             brief.free |= {r for r in robots if (clause, r) not in acting}
