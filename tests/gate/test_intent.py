@@ -269,6 +269,10 @@ _NOTHING = "and asks nothing to move now: no step may run"
     ("The rover drove to x 2, y 3 already.",
      "tells what happened ('already')",
      "to have it done now, ask for it"),
+    # for later, said as a sentence of its own after what it is said of
+    ("Drive the rover to x 2, y 3. Not yet.",
+     "asks for it later ('not yet')",
+     "to have it done now, ask without 'not yet'"),
 ])
 
 

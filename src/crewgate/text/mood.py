@@ -82,7 +82,8 @@ PAST: tuple[tuple[str, ...], ...] = (
 # anywhere in a sentence, not after "not" ("now, not tomorrow"): what asks for later
 LATER: tuple[tuple[str, ...], ...] = (
     ("tomorrow",), ("tonight",), ("next", "week"), ("next", "month"), ("next", "year"),
-    ("later", "today"), ("later", "tonight"), ("not", "now"), ("this", "afternoon"),
+    ("later", "today"), ("later", "tonight"), ("not", "now"), ("not", "yet"),
+    ("this", "afternoon"),
     ("this", "evening"), ("after", "lunch"), ("after", "dinner"), ("at", "noon"),
     ("at", "midnight"), ("in", "an", "hour"), ("in", "half", "an", "hour"),
     ("in", "a", "few", "minutes"), ("in", "a", "minute"), ("in", "the", "morning"),
@@ -264,6 +265,8 @@ def idle_parts(words: Sequence[str], seps: Sequence[str], clause_starts: Sequenc
                     acts.add(k)  # "send the rover where it was yesterday": asked
                     continue
             marked[k] = (kind, said(start, end))
+            if kind is LATER_KIND and k and spans[k][:2] == (start, end) and not spans[k - 1][2]:
+                marked.setdefault(k - 1, marked[k])  # "Land the drone. Not yet.": said of it
     out = []
     for k, (start, end, question) in enumerate(spans):
         found = _opening(words, seps, start, end, question, verbs, said) or marked.get(k)
