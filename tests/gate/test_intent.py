@@ -119,6 +119,18 @@ def test_a_point_said_beside_another_robot_still_asks_the_step_that_goes_there(
     assert found(check(sar, request_, GO_23)) == []
 
 
+def test_a_verb_joined_after_a_robot_that_cannot_do_it_is_asked_of_the_robot_acting(
+        sar: Crew) -> None:
+    """"... send the rover to the victim and land": the landing was read as the rover's and
+    refused as not asked; it is the drone's, asked to search already. A robot asked nothing
+    else is not asked it ("make the drone go up and drive ...")."""
+    request_ = "Search x 0 to 5, y 0 to 5, then send the rover to the victim and land."
+    assert found(check(sar, request_, plan("search_and_dispatch", *SEARCH, DISPATCH,
+                                           LAND))) == []
+    v = check(sar, "Make the drone go up and drive to x 2, y 3.", GO_23)
+    assert [(i, c) for i, c, _ in found(v)] == [(0, "substituted_robot")]
+
+
 @pytest.mark.parametrize(("request_", "place"), [
     ("Have the dog take the red cube to room_b.", "room_b"),  # the humanoid's grab: a partner
     ("Get the dog to fetch the red cube to room_a.", "room_a"),

@@ -915,6 +915,7 @@ class Intent(IntentChecks, Rule):
             if m.negated is not None or m.start - 1 in ceased]
         agent_starts = [a.start for a in agents]  # (in order)
         said_actions: list[Mention] = []  # every action asked, whoever it is said of
+        joined: list[Mention] = []  # verbs after "and"/"then" that the robot before cannot do
         for m in reading.actions(self.skills, places + objects):
             if m.start < start or m.start in ceased or (m.negated is None and not asked(m.start)):
                 continue
@@ -931,10 +932,21 @@ class Intent(IntentChecks, Rule):
             if not mine:  # "make the drone go up": "go" is the rover's; not an action asked
                 if agent is not None and _told_to(reading.words, agent, m):
                     brief.misgiven.append((m, agent))  # "use the rover to search"
+                elif m.start and reading.words[m.start - 1] in ("and", "then"):
+                    joined.append(m)  # "send the rover to the victim and land": see below
                 continue
             brief.actions.append(m)
             if m.exclusive:
                 brief.only_actions |= mine
+        # a verb joined to the one before it that the robot named before cannot do is asked
+        # of a robot asked something else already ("search ..., then send the rover to the
+        # victim and land": the drone's landing); of none else ("make the drone go up and
+        # drive there" asks the rover nothing)
+        acting_robots = {ref.partition(".")[0] for a in brief.actions for ref in a.referents}
+        for m in joined:
+            kept_refs = frozenset(r for r in m.referents if r.partition(".")[0] in acting_robots)
+            if kept_refs:
+                brief.actions.append(m._replace(referents=kept_refs))
         for found, kept in ((places, brief.places), (objects, brief.objects)):
             for m in found:
                 if m.negated is None and m.start in kept_out:
