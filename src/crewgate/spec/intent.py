@@ -573,7 +573,7 @@ class IntentChecks:
                 robots, part = said[0]
                 what = (f"the point ({value[0]:g}, {value[1]:g})" if slot == "point"
                         else f"the zone x {_rng(value[:2])}, y {_rng(value[2:])}")
-                able = self._can_go(robots) if slot == "point" else self._can_take(robots)
+                able = self._can_go(robots, zone=slot == "zone")
                 f.add(Code.SUBSTITUTED_ROBOT, f"the request gives {what} to {_names(robots)} "
                       f"({part!r}); {able}, and {step.robot} may not take its place")
                 return
@@ -593,13 +593,6 @@ class IntentChecks:
                     brief.given_to.append((facts, robots, part.strip()))
         return brief.given_to
 
-    def _can_take(self, robots: Iterable[str]) -> str:
-        able = [f"{r}.{n}" for r in sorted(robots) for n, s in self.crew.robots[r].skills.items()
-                if s.visible and any(p.slot == "zone" for p in s.params.values())]
-        if able:
-            return f"{_names(able)} could take it"
-        return f"{_names(robots)} has no skill that takes a zone"
-
     @staticmethod
     def _with(step: PlannedStep, things: frozenset[str],
               values: tuple[tuple[float, ...], ...]) -> bool:
@@ -607,13 +600,17 @@ class IntentChecks:
         return bool(step.names & things) or any(
             _same(v, n) for v in (step.typed or {}).values() for n in values)
 
-    def _can_go(self, robots: Iterable[str]) -> str:
+    def _can_go(self, robots: Iterable[str], zone: bool = False) -> str:
+        """Which of these robots' skills could go there (a skill requiring a place or a point;
+        ``zone``: could take it, a skill with a zone parameter), or that none could."""
+        slots = ("zone",) if zone else ("location", "point")
         able = [f"{r}.{n}" for r in sorted(robots) for n, s in self.crew.robots[r].skills.items()
-                if s.visible and any(p.slot in ("location", "point") and s.is_required(name)
+                if s.visible and any(p.slot in slots and (zone or s.is_required(name))
                                      for name, p in s.params.items())]
         if able:
-            return f"{_names(able)} could go there"
-        return f"{_names(robots)} has no skill that moves it to a place"
+            return f"{_names(able)} could {'take it' if zone else 'go there'}"
+        return (f"{_names(robots)} has no skill that "
+                f"{'takes a zone' if zone else 'moves it to a place'}")
 
     def _ruled_out(self, brief: Brief, step: PlannedStep, f: Findings) -> None:
         if not (brief.negated or brief.negated_points or brief.negated_zones
@@ -866,7 +863,6 @@ class Intent(IntentChecks, Rule):
         # (the last named before a verb in its part of the clause)
         negated_robots: list[Mention] = []  # by a negation's scope: qualified below
         kept_out: dict[int, str] = {}  # things a robot is kept out of: where, and the saying
-        thing_at: dict[int, list[Mention]] = {}  # places and objects by start (when looked up)
         for m in reading.mentions(self.robots, stays=True):
             if m.start < start or (m.negated is None and not asked(m.start)):
                 continue
@@ -878,7 +874,7 @@ class Intent(IntentChecks, Rule):
             if negated is not None and keeping and not keeping.isdisjoint(
                     range(m.end, m.end + MODAL_REACH + 2)):
                 negated = None  # "the drone must stay airborne": kept flying, not ruled out
-            if negated is not None and (things := self._kept_out_of(reading, m, thing_at)):
+            if negated is not None and (things := self._kept_out_of(reading, m)):
                 # "keep the dog out of room_a": the place is ruled out, not the dog (nor is the
                 # dog asked anything by it)
                 kept_out.update((t.start, f"{negated} {reading.said(m.end + 1, t.end)}")
@@ -1097,8 +1093,8 @@ class Intent(IntentChecks, Rule):
         again = {r for m in after if m.negated is None for r in m.referents}
         stated = RequestFacts.read(rest)
         # the kinds named after it: a destination (a place or a point), an object, a zone
-        places = not again.isdisjoint(set().union(*self.places.values())) or bool(stated.points)
-        objects = not again.isdisjoint(set().union(*self.objects.values()))
+        places = not again.isdisjoint(self.crew.locations) or bool(stated.points)
+        objects = not again.isdisjoint(self.crew.objects)
         zones = bool(stated.zones)
         if not (places or objects or zones):
             places = objects = zones = True  # nothing named after it: all of it is taken back
@@ -1251,21 +1247,16 @@ class Intent(IntentChecks, Rule):
                                        max(first.end, then.end)))
                 for first, then in pairs if first.referents.isdisjoint(then.referents)]
 
-    def _kept_out_of(self, reading: Reading, robot: Mention,
-                     thing_at: dict[int, list[Mention]]) -> list[Mention]:
+    def _kept_out_of(self, reading: Reading, robot: Mention) -> list[Mention]:
         """The places and objects a robot is kept out of or away from, said right after it
         ("keep the dog out of room_a", "leave the rover clear of the charger"): what the
-        keeping rules out, in place of the robot ("keep the dog out of it" rules the dog out).
-        ``thing_at``: the places and objects by where they begin, filled on first use."""
+        keeping rules out, in place of the robot ("keep the dog out of it" rules the dog out)."""
         words, end = reading.words, robot.end
         if words[end:end + 2] not in KEEPING_AWAY:
             return []
-        if not thing_at:
-            for table in (self.places, self.objects):
-                for t in reading.mentions(table, left=True):
-                    thing_at.setdefault(t.start, []).append(t)
-            thing_at.setdefault(-1, [])  # (filled, whatever it holds)
-        return thing_at.get(end + 2 + (words[end + 2:end + 3] in (("the",), ("a",))), [])
+        at = end + 2 + (words[end + 2:end + 3] in (("the",), ("a",)))
+        return [t for table in (self.places, self.objects)
+                if (t := reading.mention_at(table, at, left=True)) is not None]
 
     def _context(self, reading: Reading, start: int) -> bool:
         before = reading.words[max(0, start - 4):start]
@@ -1365,7 +1356,6 @@ def _same(value: object, stated: tuple[float, ...]) -> bool:
 
 
 NEAR_ACTIONS = 16  # actions on each side of a quantity that it may be for, at most
-# where a clause ends in the text (a stop and a space; not the point of "2.5")
 # words that say the action after them comes after the one before ("..., then ...")
 THEN = frozenset({"then", "afterwards", "afterward", "subsequently", "thereafter"})
 BEFORE_AFTER = frozenset({"before", "after"})  # ... and the action right after them
@@ -1374,6 +1364,7 @@ MARKER_REACH = 3  # words from "before"/"after" to its action, at most ("before 
 AVOIDING = frozenset({"avoid", "stay out of", "stay away from", "stay clear of", "keep out of",
                       "keep away from", "keep clear of", "steer clear of", "away from",
                       "clear of"})
+# where a clause ends in the text (a stop and a space; not the point of "2.5")
 CLAUSE_BREAK = re.compile(r"[.!?;:](?:\s+|$)|\s[-\u2013\u2014]+\s")
 # the parts of a request values are given in: its clauses, but that a colon addresses what
 # follows to what comes before it ("Drone: x 2, y 3"), and the parts of a clause a comma and a

@@ -399,6 +399,7 @@ class Reading:
         self.part_start: list[int] = list(chain.from_iterable(
             map(repeat, ordered, map(sub, [*ordered[1:], n], ordered))))
         self._mentions: dict[tuple[int, bool, bool], tuple[Mention, ...]] = {}
+        self._mention_starts: dict[tuple[int, bool], dict[int, Mention]] = {}
         self._vocabulary = frozenset(words)
         self._positions: dict[str, list[int]] = {}  # of the words looked up, where each stands
 
@@ -758,6 +759,17 @@ class Reading:
         if found is None:
             found = self._mentions[key] = tuple(self._find_mentions(table, stays, left))
         return found
+
+    def mention_at(self, table: PhraseTable, start: int, *, left: bool = False
+                   ) -> Mention | None:
+        """The mention of the table's phrases that begins at word ``start``, if one does
+        (mentions do not overlap; the table's are indexed by where they begin, once)."""
+        key = (id(table), left)
+        index = self._mention_starts.get(key)
+        if index is None:
+            index = self._mention_starts[key] = {m.start: m for m in self.mentions(
+                table, left=left)}
+        return index.get(start)
 
     def _find_mentions(self, table: PhraseTable, stays: bool, left: bool) -> list[Mention]:
         # by start, the longest first (one phrase per start and length)
