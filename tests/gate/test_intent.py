@@ -86,6 +86,48 @@ def test_an_action_told_to_a_robot_that_cannot_do_it_is_not_swapped(
 
 
 @pytest.mark.parametrize(("request_", "p", "said"), [
+    ("Stop the drone.", plan("abort", ("tb3", "stop", {})),
+     (0, "the request asks iris to 'stop'; iris has no such skill, and tb3 may not take its "
+         "place")),
+    ("Land the rover.", plan("abort", LAND),
+     (0, "the request asks tb3 to 'land'; tb3 has no such skill, and iris may not take its "
+         "place")),
+    ("Drive the drone to x 2, y 3.", GO_23,
+     (0, "the request asks iris to 'drive'; iris has no such skill, and tb3 may not take its "
+         "place")),
+    ("Halt the aircraft.", plan("abort", ("tb3", "stop", {})),
+     (0, "the request asks iris to 'halt'; iris has no such skill, and tb3 may not take its "
+         "place")),
+])
+def test_an_action_said_of_the_robot_after_it_is_not_done_by_another(
+        sar: Crew, request_: str, p: dict[str, Any], said: tuple[int, str]) -> None:
+    """The robot right after the verb is the one it is said of, for an action that moves or
+    changes its own robot: each plan was accepted, the verb being the other robot's."""
+    assert found(check(sar, request_, p)) == [(said[0], "substituted_robot", said[1])]
+
+
+@pytest.mark.parametrize(("request_", "p"), [
+    ("Stop the rover.", plan("abort", ("tb3", "stop", {}))),
+    ("Land the drone.", plan("abort", LAND)),
+    ("Drone lands, rover stops.", plan("abort", LAND, ("tb3", "stop", {}))),  # no object
+    # the object of a search is what it looks for, not who searches
+    ("Find the rover in x 0 to 5, y 0 to 5.", plan("search_only", *SEARCH, LAND)),
+])
+def test_an_action_said_of_its_own_robot_or_of_what_it_looks_for_is_accepted(
+        sar: Crew, request_: str, p: dict[str, Any]) -> None:
+    assert found(check(sar, request_, p)) == []
+
+
+@pytest.mark.parametrize(("request_", "p"), [
+    ("Bring the dog to the charger.", walk("charging")),  # the dog's walk among the verb's
+    ("Greet the dog.", plan("manipulation_only", ("g1", "wave", {}))),  # a gesture toward it
+])
+def test_a_robot_after_a_verb_that_is_also_its_own_or_a_gesture_is_accepted(
+        g1_go2: Crew, request_: str, p: dict[str, Any]) -> None:
+    assert found(check(g1_go2, request_, p)) == []
+
+
+@pytest.mark.parametrize(("request_", "p", "said"), [
     ("Fly the drone to x 2, y 3.", GO_23,
      (0, "the request gives the point (2, 3) to iris ('Fly the drone to x 2, y 3'); iris has "
          "no skill that moves it to a place, and tb3 may not take its place")),
@@ -423,6 +465,18 @@ def test_a_value_named_only_in_a_question_is_not_stated(sar: Crew, g1_go2: Crew)
 ])
 def test_a_negation_of_a_negation_rules_nothing_out(sar: Crew, request_: str) -> None:
     assert found(check(sar, request_, plan("search_only", *SEARCH, LAND))) == []
+
+
+@pytest.mark.parametrize(("request_", "said"), [
+    ("No, don't land the drone.", "\"don't land the drone\""),
+    ("No. Never land the drone.", "'never land the drone'"),
+])
+def test_an_answer_no_before_a_prohibition_does_not_undo_it(
+        sar: Crew, request_: str, said: str) -> None:
+    """"No," then "don't": an answer and a prohibition, not two negations that cancel (the
+    landing was accepted)."""
+    assert found(check(sar, request_, plan("abort", LAND))) == [
+        (0, "excluded_robot", f"the request rules out iris: {said}")]
 
 
 @pytest.mark.parametrize("request_", [

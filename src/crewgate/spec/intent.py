@@ -708,6 +708,14 @@ class Intent(IntentChecks, Rule):
         # what an action begins with, as a verb or a gerund ("send", "sending")
         self._verbs = frozenset(phrase[0] for table in (self.skills, self.gerunds)
                                 for phrase in table)
+        # skills a robot named as their object is the one to do: those that move or change
+        # their own robot ("stop the drone", "land the rover", "drive the dog to room_a");
+        # not those that act on a thing or a zone ("find the rover": the drone's search for
+        # it) nor a gesture ("greet the dog": the humanoid's wave)
+        self._said_of = frozenset(ref for ref, skill in self._skills.items() if not any(
+            k.slot in ("object", "zone") for k in skill.params.values()) and (
+            any(owner in ("", ref.partition(".")[0]) for owner, _, _ in skill.split_effects)
+            or any(k.slot in ("location", "point") for k in skill.params.values())))
         self._takes = {slot: frozenset(
             name for name, robot in crew.robots.items() for skill in robot.skills.values()
             if skill.visible and any(k.slot == slot for k in skill.params.values()))
@@ -925,6 +933,13 @@ class Intent(IntentChecks, Rule):
                 else None
             mine = {r for r in m.referents if agent is None
                     or r.partition(".")[0] in agent.referents}
+            if (thing := self._object_robot(reading, agents, agent_starts, m)) is not None:
+                # "stop the drone", "land the rover": the robot the verb is said of, after it
+                mine = {r for r in m.referents & self._said_of
+                        if r.partition(".")[0] in thing.referents}
+                if not mine:
+                    brief.misgiven.append((m, thing))
+                    continue
             if not mine:  # "make the drone go up": "go" is the rover's; not an action asked
                 if agent is not None and _told_to(reading.words, agent, m):
                     brief.misgiven.append((m, agent))  # "use the rover to search"
@@ -999,6 +1014,21 @@ class Intent(IntentChecks, Rule):
             self._geometry(rest, reading, brief)
         brief.gives = self._given(brief, facts)
         return brief
+
+    def _object_robot(self, reading: Reading, agents: Sequence[Mention],
+                      starts: Sequence[int], action: Mention) -> Mention | None:
+        """The robot named right after the verb ("stop the drone", "land the rover"): the one
+        the action is said of; none for an action no skill of which is said of its object
+        (``_said_of``: "find the rover" is a search for it)."""
+        if self._said_of.isdisjoint(action.referents):
+            return None
+        at, words, seps = action.end, reading.words, reading.seps
+        if at < len(words) and words[at] in ARTICLES and not seps[at - 1].strip():
+            at += 1
+        if at >= len(words) or seps[at - 1].strip():  # "drone lands, rover stops": no object
+            return None
+        k = bisect_left(starts, at)
+        return agents[k] if k < len(starts) and starts[k] == at else None
 
     def _unasked(self, reading: Reading, parts: Sequence[Idle]
                  ) -> list[tuple[Idle, frozenset[str]]]:

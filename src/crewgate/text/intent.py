@@ -487,9 +487,11 @@ class Reading:
                 continue
             if self._bound_at(start):
                 continue  # "no higher than 4 m", "never above 4 m": a bound (Reading.quantities)
-            if end < len(words) and (words[end] in UNDOING or end in begins):
+            if end < len(words) and (words[end] in UNDOING or end in begins) \
+                    and not self.seps[end - 1].strip():
                 # "don't forget to land", "never fail to ...", "don't skip the landing",
-                # "don't forget about the rover": two negations, nothing ruled out
+                # "don't forget about the rover": two negations, nothing ruled out (not "no,
+                # don't land": an answer, then the prohibition)
                 undone.add(end)
                 continue
             if self._in_taking_back(start):
