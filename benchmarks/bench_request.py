@@ -101,7 +101,8 @@ KINDS: dict[str, Callable[[int], str]] = {
     "corrections and dismissals": _repeat(
         "room_a... actually, room_b. rover? leave it. keep the dog out of room_a, no further "
         "than x 2, y 3, make a plan then execute it when i give the word. no. rover? "
-        "absolutely not. y minus 3, avoid x 0 to 5, y 0 to 5, max altitude 4 m. "),
+        "absolutely not. y minus 3, avoid x 0 to 5, y 0 to 5, max altitude 4 m. take off to "
+        "3 m, no, 4 m. cancel! forget the rover. no, don't stop the drone. "),
     # coordinates spelled in words, each written in digits once
     "spelled coordinates": _repeat("x two, y minus three point five, x from zero to five "),
     "typographic marks": _repeat("x \u20131\uff0c y \u22122 \u200bdon\u2019t ro\u00adver "),

@@ -218,6 +218,11 @@ def test_a_robot_ruled_out_does_not_act_and_the_asked_action_is_owed(g1_go2: Cre
     # a sentence that is a bare no, after one that asks no question (the carry ran)
     ("Bring the red cube to room_a. Not really.", "not really"),
     ("Bring the red cube to room_a. No.", "no"),
+    ("Bring the red cube to room_a. No, thanks.", "no, thanks"),
+    # a sentence of just a word that calls off (the carry ran)
+    ("Bring the red cube to room_a. Cancel!", "cancel"),
+    ("Bring the red cube to room_a. Abort.", "abort"),
+    ("Bring the red cube to room_a. Okay, scrap.", "okay, scrap"),
 ])
 def test_a_retracted_request_dispatches_nothing(g1_go2: Crew, request_: str, cue: str) -> None:
     v = check(g1_go2, request_, carry("red_cube", "room_a"))
@@ -1353,8 +1358,11 @@ def test_nowhere_else_rules_out_what_is_not_stated(sar: Crew, x: int,
     ("Walk the dog to room_a... correction: room_b.", "room_a... correction"),
     ("Walk the dog to room_a, or rather room_b.", "room_a, or rather"),
     ("Walk the dog to room_a. Change of plan: room_b.", "room_a. change of plan"),
-    # "actually," set off before a few words that name no action and end the sentence
+    # "actually," or "no," set off before a few words that name no action, up to a comma or
+    # the sentence's end (both walks were refused with "no,": room_b read as ruled out)
     ("Walk the dog to room_a... actually, room_b.", "room_a... actually"),
+    ("Walk the dog to room_a, no, room_b.", "room_a, no"),
+    ("Walk the dog to room_a. No, room_b.", "room_a. no"),
 ])
 def test_a_place_taken_back_is_not_gone_to(g1_go2: Crew, request_: str, said: str) -> None:
     """What a cue takes back is ruled out, what follows it asked: the walk to room_a used to
@@ -1362,6 +1370,43 @@ def test_a_place_taken_back_is_not_gone_to(g1_go2: Crew, request_: str, said: st
     assert found(check(g1_go2, request_, walk("room_a"))) == [
         (0, "negated_step", f"the request rules out go2.navigate_to_location here: {said!r}")]
     assert found(check(g1_go2, request_, walk("room_b"))) == []
+
+
+@pytest.mark.parametrize(("request_", "altitudes", "expected"), [
+    # the value after the correction is the takeoff's still (it was read as the search's)
+    ("Take off to 3 m, no, 4 m, search x 0 to 5, y 0 to 5 and land.", (4, 3), []),
+    ("Take off to 3 m, no wait, 4 m, search x 0 to 5, y 0 to 5 and land.", (4, 3), []),
+    ("Take off to 3 m, actually, 4 m, search x 0 to 5, y 0 to 5 and land.", (4, 3), []),
+    ("Take off to 3 m, no, 4 m, search x 0 to 5, y 0 to 5 and land.", (3, 3),
+     [(0, "substituted_value", "the request states '4 m' for iris.takeoff altitude; the plan "
+       "gives 3")]),
+    # a correction naming a value takes back no zone (the search was ruled out)
+    ("Search x 0 to 5, y 0 to 5 at 3 m, no, 4 m, and land.", (3, 4), []),
+])
+def test_a_value_corrected_is_the_same_actions(
+        sar: Crew, request_: str, altitudes: tuple[float, float],
+        expected: list[tuple[int | None, str, str]]) -> None:
+    takeoff, search = altitudes
+    p = plan("search_only", ("iris", "takeoff", {"altitude": takeoff}),
+             ("iris", "search_target", {**ZONE, "altitude": search}), LAND)
+    assert found(check(sar, request_, p)) == expected
+
+
+@pytest.mark.parametrize(("request_", "p", "expected"), [
+    ("Forget the rover; search x 0 to 5, y 0 to 5 and land.",
+     plan("search_and_dispatch", *SEARCH, DISPATCH, LAND),
+     [(2, "excluded_robot", "the request rules out tb3: 'forget the rover'")]),
+    ("Forget landing; search x 0 to 5, y 0 to 5.", plan("search_only", *SEARCH, LAND),
+     [(2, "negated_step", "the request rules out iris.land here: 'forget landing'")]),
+    # a negation before "forget" asks what follows
+    ("Don't forget the rover; search x 0 to 5, y 0 to 5 and land.",
+     plan("search_and_dispatch", *SEARCH, DISPATCH, LAND), []),
+])
+def test_what_the_request_says_to_forget_is_ruled_out(
+        sar: Crew, request_: str, p: dict[str, Any],
+        expected: list[tuple[int | None, str, str]]) -> None:
+    """Both plans were accepted: "forget" ruled nothing out but "forget about"."""
+    assert found(check(sar, request_, p)) == expected
 
 
 @pytest.mark.parametrize(("request_", "place", "expected"), [

@@ -121,6 +121,20 @@ def test_a_dash_written_for_a_minus_is_a_minus() -> None:
     assert facts("Sweep 3\u20137 on both axes.").zones == ((3.0, 7.0, 3.0, 7.0),)
 
 
+@pytest.mark.parametrize(("text", "zones"), [
+    # a hyphen between an axis range's bounds, as an en dash (no zone was read: the search of
+    # x 0 to 5, y 0 to 5 was refused as not what the request states)
+    ("Search x 0-5, y 0-5 and land.", ((0.0, 5.0, 0.0, 5.0),)),
+    ("Search x 0 - 5, y 0 - 5.", ((0.0, 5.0, 0.0, 5.0),)),
+    ("Search x -5-5, y -5--1.", ((-5.0, 5.0, -5.0, -1.0),)),
+    ("Search x: 0-5, y: 0-5.", ((0.0, 5.0, 0.0, 5.0),)),
+    # a negative number after a space is no range
+    ("Search x 0 -5, y 0 -5.", ()),
+])
+def test_a_hyphen_joins_an_axis_ranges_bounds(text: str, zones: tuple[object, ...]) -> None:
+    assert facts(text).zones == zones
+
+
 def test_range_bounds_are_not_read_as_a_point() -> None:
     f = facts("Survey the area x in [-5.5, 5.5], y in [-5.5, 5.5] from the air")
     assert f.points == ()

@@ -25,7 +25,6 @@ from crewgate.text.inflect import gerund
 from crewgate.text.intent import (
     ARTICLES,
     CLAUSE_JOINS,
-    CORRECTING,
     KEEPING_AWAY,
     MODAL_REACH,
     WINDOW,
@@ -851,7 +850,7 @@ class Intent(IntentChecks, Rule):
         for cue, cue_end in reversed(reading.retractions):
             after = reading.span_text(cue_end, len(reading.words))
             asks = self._asks_anything(reading, cue_end, after)
-            if cue in CORRECTING and not asks:
+            if cue_end in reading.corrections and not asks:
                 continue
             start, rest = cue_end, after
             if reading.nothing_moves is not None or not asks:
@@ -920,8 +919,13 @@ class Intent(IntentChecks, Rule):
         agent_starts = [a.start for a in agents]  # (in order)
         said_actions: list[Mention] = []  # every action asked, whoever it is said of
         joined: list[Mention] = []  # verbs after "and"/"then" that the robot before cannot do
+        corrected: Mention | None = None  # the last action before a correction ("take off
+        # to 3 m, no, 4 m": the value right after the cue is still the takeoff's)
         for m in reading.actions(self.skills, places + objects):
-            if m.start < start or m.start in ceased or (m.negated is None and not asked(m.start)):
+            if m.start < start:
+                corrected = m if m.negated is None else corrected
+                continue
+            if m.start in ceased or (m.negated is None and not asked(m.start)):
                 continue
             if m.negated is not None:
                 negated_actions.append(m)
@@ -980,7 +984,8 @@ class Intent(IntentChecks, Rule):
             starts.append(m.start)
             actions.append(m)
         for q in reading.quantities:
-            if asked(q.start) and (s := self._stated(q, brief, by_clause)) is not None:
+            if asked(q.start) and (s := self._stated(
+                    q, brief, by_clause, corrected if q.start == start else None)) is not None:
                 if q.bound:
                     brief.bounds.append(self._bounding(s))
                 else:
@@ -1118,15 +1123,17 @@ class Intent(IntentChecks, Rule):
         ("walk the dog to room_a, no wait, room_b": room_a; the points and zones before it), is
         ruled out, said from the thing (or the words before the values) to the cue; of the
         kinds of thing named after it only, where it names any ("move the blue pallet to the
-        dock... actually, bay_2" keeps the pallet; "walk the dog to room_a, no wait, wave"
-        takes room_a back)."""
+        dock... actually, bay_2" keeps the pallet; "search x 0 to 5, y 0 to 5 at 3 m, no, 4 m"
+        keeps the zone; "walk the dog to room_a, no wait, wave" takes room_a back)."""
         again = {r for m in after if m.negated is None for r in m.referents}
         stated = RequestFacts.read(rest)
         # the kinds named after it: a destination (a place or a point), an object, a zone
         places = not again.isdisjoint(self.crew.locations) or bool(stated.points)
         objects = not again.isdisjoint(self.crew.objects)
         zones = bool(stated.zones)
-        if not (places or objects or zones):
+        # ... or a quantity ("take off to 3 m, no, 4 m": the value replaced, nothing else)
+        valued = any(q.start >= start for q in reading.quantities)
+        if not (places or objects or zones or valued):
             places = objects = zones = True  # nothing named after it: all of it is taken back
         for table, taken in ((self.places, places), (self.objects, objects)):
             if taken:
@@ -1294,14 +1301,18 @@ class Intent(IntentChecks, Rule):
         return any(stripped[-len(cue):] == cue for cue in CONTEXT)
 
     def _stated(self, q: Quantity, brief: Brief,
-                by_clause: Mapping[int, tuple[list[int], list[Mention]]]) -> Stated | None:
+                by_clause: Mapping[int, tuple[list[int], list[Mention]]],
+                corrected: Mention | None = None) -> Stated | None:
         """The numeric parameters a quantity can be for: of the skill its clause asks for, else
         of the robots its clause names, else of any robot; with the quantity's unit. The
         actions looked at are the ``NEAR_ACTIONS`` nearest on each side (a clause of many is
-        read in linear time)."""
+        read in linear time); ``corrected``, first: the action whose value a correction right
+        before the quantity replaces ("take off to 3 m, no, 4 m, search ...")."""
         starts, actions = by_clause.get(q.clause, ([], []))
         at = bisect_left(starts, q.start)
         near = [*reversed(actions[max(0, at - NEAR_ACTIONS):at]), *actions[at:at + NEAR_ACTIONS]]
+        if corrected is not None:
+            near.insert(0, corrected)
         for m in near:  # the action it follows, else precedes, that takes such a value
             params = self._taking(sorted(m.referents), q)
             if params:

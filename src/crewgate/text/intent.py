@@ -43,6 +43,7 @@ SCAN_WORDS = 64
 # rover is asked): their scope also ends at a word that joins (CLAUSE_JOINS)
 _NARROW_CUES = (("skip",), ("skipping",), ("instead", "of"), ("rather", "than"), ("cancel",),
                 ("cancelling",), ("canceling",), ("call", "off"), ("calling", "off"),
+                ("forget",),  # "forget the rover; search ...", "forget landing"
                 # a place kept away from ("stay out of the charger and walk to room_a")
                 ("stay", "out", "of"), ("stay", "away", "from"), ("stay", "clear", "of"),
                 ("keep", "out", "of"), ("keep", "away", "from"), ("keep", "clear", "of"),
@@ -137,7 +138,12 @@ BARE_PROHIBITIONS: tuple[tuple[str, ...], ...] = (("don", "t"), ("do", "not"), (
 _INTERJECTIONS = frozenset({"no", "nope", "nah", "wait", "actually", "oh", "um", "uh", "hmm",
                             "ok", "okay", "please", "sorry", "hold", "on", "so", "well"})
 _SENTENCE_ENDS = frozenset(".!")
+_PART_ENDS = frozenset(".!,")  # ... or a part's (what a correction names ends there)
 _ENDS = frozenset(".!?")  # ... or a question's
+# a sentence of just one of these (interjections before it) after another calls off what came
+# before ("Drive the rover to x 2, y 3. Cancel!", "... Abort.", "... No, scrap.")
+_CALLING_OFF = frozenset({"cancel", "abort", "scrap", "scratch", "belay", "disregard",
+                          "cancelled", "canceled", "aborted"})
 _BARE_NO_WORDS = 4  # a bare no ("Of course not.") is a sentence of at most these many words
 # a bare refusal said of a robot right before it ("Rover: no.", "the rover? Not today.")
 _BARE_NO = frozenset({"no", "nope", "nah", "not"})
@@ -150,7 +156,7 @@ _LONGEST_DISMISSAL = max(map(len, _DISMISSALS))
 # "give the rover a rest"
 _RESTING = frozenset({("a", "rest"), ("a", "break"), ("the", "day"), ("a", "breather")})
 # "..., actually, room_b.": a correction names what replaces, in a few words and no action
-CORRECTING = frozenset({"actually"})
+_CORRECTING = frozenset({"actually", "no", "nope"})
 _CORRECTION_WORDS = 4
 _NOT_A_CORRECTION = frozenset({"not", "no", "too", "also", "as", "well", "and", "please"})
 _SET_OFF = frozenset(",.;:!?-—…")  # what sets "actually" off from what came before
@@ -648,9 +654,29 @@ class Reading:
         back: it is a negation of that thing (``NEGATIONS``)."""
         found = [(start, end) for start, end in self.find(TAKING_BACK)
                  if not self._minds(start, end)]
-        bare = self._bare() + self._actually() + self._no_after()
+        bare = self._bare() + [(end - 1, end) for end in self.corrections] + \
+            self._no_after + self._called_off()
         return sorted(found + bare) if bare else found
 
+    def _called_off(self) -> list[tuple[int, int]]:
+        """A sentence after another that is just a word that calls off (``_CALLING_OFF``;
+        interjections before it): it takes back what came before ("Drive the rover to x 2,
+        y 3. Cancel!"); "cancel the search" is a negation of the search."""
+        words, seps, n = self.words, self.seps, len(self.words)
+        out = []
+        for word in _CALLING_OFF.intersection(self._vocabulary):
+            for i in self._at(word):
+                if i + 1 < n and _ENDS.isdisjoint(seps[i]):
+                    continue  # more follows in its sentence
+                start = i
+                while start and words[start - 1] in _INTERJECTIONS and _ENDS.isdisjoint(
+                        seps[start - 1]):
+                    start -= 1
+                if start and not _ENDS.isdisjoint(seps[start - 1]):
+                    out.append((start, i + 1))
+        return out
+
+    @_once
     def _no_after(self) -> list[tuple[int, int]]:
         """A sentence that is a bare no ("No.", "Not really.") after one that asks no question:
         it takes back what came before ("Hand me the bottle. Not really."); after a question it
@@ -671,25 +697,34 @@ class Reading:
                     out.add((start, end))
         return sorted(out)
 
-    def _actually(self) -> list[tuple[int, int]]:
-        """"Actually," set off before a few words that end the sentence and name no action: a
-        correction of what came before ("send the dog to room_a... actually, room_b."); not
-        "actually, land the drone too", which asks more."""
+    @_once
+    def corrections(self) -> frozenset[int]:
+        """Where what each correction (:meth:`_corrections`) is followed by begins: a cue that
+        takes back only what what follows it names again, and no cue where that names nothing
+        (the caller knows what is named)."""
+        bare_no = {start for start, _ in self._no_after}  # "... No, thanks.": a bare no
+        return frozenset(end for start, end in self._corrections() if start not in bare_no)
+
+    def _corrections(self) -> list[tuple[int, int]]:
+        """"Actually," or "no," set off before a few words up to a comma or the sentence's end
+        that name no action: a correction of what came before ("send the dog to room_a...
+        actually, room_b.", "take off to 3 m, no, 4 m, then search ..."); not "actually, land
+        the drone too", which asks more, nor "no," after a question, which answers it."""
         words, seps, n = self.words, self.seps, len(self.words)
-        if "actually" not in self._vocabulary:
-            return []
         out = []
-        for k in self._at("actually"):
-            if k + 1 >= n or "," not in seps[k] or (k and _SET_OFF.isdisjoint(seps[k - 1])):
-                continue
-            last = k + 1  # the last word of what follows, up to its sentence's end
-            while last < n - 1 and last - k < _CORRECTION_WORDS and _SENTENCE_ENDS.isdisjoint(
-                    seps[last]):
-                last += 1
-            said = words[k + 1:last + 1]
-            if (last == n - 1 or not _SENTENCE_ENDS.isdisjoint(seps[last])) and \
-                    self.verbs.isdisjoint(said) and _NOT_A_CORRECTION.isdisjoint(said):
-                out.append((k, k + 1))
+        for cue in _CORRECTING.intersection(self._vocabulary):
+            for k in self._at(cue):
+                if k + 1 >= n or "," not in seps[k] or (k and _SET_OFF.isdisjoint(
+                        seps[k - 1])) or (cue != "actually" and k and "?" in seps[k - 1]):
+                    continue
+                last = k + 1  # the last word of what follows, up to a comma or a sentence end
+                while last < n - 1 and last - k < _CORRECTION_WORDS and _PART_ENDS.isdisjoint(
+                        seps[last]):
+                    last += 1
+                said = words[k + 1:last + 1]
+                if (last == n - 1 or not _PART_ENDS.isdisjoint(seps[last])) and \
+                        self.verbs.isdisjoint(said) and _NOT_A_CORRECTION.isdisjoint(said):
+                    out.append((k, k + 1))
         return out
 
     def _bare(self) -> list[tuple[int, int]]:
@@ -719,9 +754,7 @@ class Reading:
     @_once
     def retractions(self) -> list[tuple[str, int]]:
         """The cues that take back what came before ("never mind"), in order, each with where
-        what follows it begins. A correcting cue (``CORRECTING``: "..., actually, room_b.")
-        takes back only what what follows it names again: one followed by nothing named is no
-        cue (the caller knows what is named)."""
+        what follows it begins (a correction's: :attr:`corrections`)."""
         return [(self.said(start, end), end) for start, end in self._taking_back]
 
     @_once

@@ -36,7 +36,7 @@ _OPEN = (slot("from", "in", "between", "range", "ranging from", "spanning", "of"
 # a number may carry its unit, apart from it ("x from -6 m to 0 m", "x 3 metres, y 4 metres",
 # "(3 m, 4 m)"; a unit glued to its number, "3m", is part of the number token)
 _UNIT = slot(*METRES, optional=True)
-SEP = grammar(_UNIT, slot("to", "and", ",", "..", "…", "–", "—", "through"))
+SEP = grammar(_UNIT, slot("to", "and", ",", "..", "…", "-", "–", "—", "through"))
 _CLOSE = grammar(_UNIT, slot("]", ")", optional=True))
 _ON = slot("on", "in", "along", "for", "across")
 _BOTH = ("both axes", "both x and y", "both dimensions", "both directions")
