@@ -1409,6 +1409,24 @@ def test_what_the_request_says_to_forget_is_ruled_out(
     assert found(check(sar, request_, p)) == expected
 
 
+def test_a_robot_that_may_not_leave_a_place_stays(g1_go2: Crew) -> None:
+    """"The dog must not leave the start position" negated going to the start position, and
+    the carry to room_a ran."""
+    v = check(g1_go2, "Bring the cube to room_a, but the dog must not leave the start position.",
+              carry("red_cube", "room_a"))
+    assert found(v) == [(2, "excluded_robot", "the request rules out go2: 'dog must not leave'")]
+
+
+@pytest.mark.parametrize("request_", [
+    "Hand me the bottle. The dog stays home.",
+    "Hand me the bottle; the dog remains at the charger.",
+])
+def test_where_a_robot_kept_in_place_stays_is_no_destination(g1_go2: Crew, request_: str) -> None:
+    """The handover was refused (`dropped_request`: no step went home)."""
+    p = plan("handover", ("g1", "grab_from_table", {"object": "bottle"}), ("g1", "hand_over", {}))
+    assert found(check(g1_go2, request_, p)) == []
+
+
 @pytest.mark.parametrize(("request_", "place", "expected"), [
     # the robot kept out of a place is not ruled out: the place is (the dog was, so its walk
     # to room_b was refused)

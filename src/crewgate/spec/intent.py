@@ -58,7 +58,10 @@ CONTEXT = (("from",), ("i", "m", "at"), ("i", "am", "at"), ("we", "re", "at"),
            ("we", "are", "at"), ("standing", "at"), ("sitting", "at"), ("waiting", "at"),
            ("near",), ("next", "to"), ("beside",), ("is", "at"), ("s", "at"), ("is", "on"),
            ("s", "on"), ("sits", "on"), ("lies", "on"), ("located", "at"), ("currently", "at"),
-           ("still", "at"))
+           ("still", "at"),
+           # where a robot kept in place is ("the dog stays home", "remains at the charger")
+           *((verb, *at) for verb in ("stay", "stays", "remain", "remains")
+             for at in ((), ("at",), ("in",), ("on",))))
 TOLERANCE = 1e-3
 # the names a robot's state is kept by, beside the field's own ("stay airborne", "keep
 # hovering", "remain in the air"): a boolean field of one of these names, kept true
@@ -238,6 +241,8 @@ def _between(parts: Sequence[Idle], start: int, end: int) -> list[tuple[int, int
 # verbs that hand an action to the robot after them ("use the rover to search", "have the drone
 # drive"), the action right after the robot (or its "to"); not one a particle follows ("make
 # the drone go up": the drone's takeoff, said with the rover's verb)
+# after a robot and a negation ("the dog must not leave the start position"): it stays
+_LEAVING = frozenset({"leave", "leaves", "depart", "departs", "exit", "budge"})
 _TELLING = frozenset({"use", "have", "tell", "ask", "order", "instruct", "get", "let"})
 _PARTICLES = frozenset({"up", "down", "off", "out", "away", "back"})
 _SUBJECT_MODALS = frozenset({"should", "must", "shall", "will", "can", "could", "needs", "need",
@@ -1219,10 +1224,13 @@ class Intent(IntentChecks, Rule):
         the gate knows (``known``: where actions, places and objects are named): "the rover
         should not be used", "the rover cannot help" rule the robot out. One that covers an
         action, place or object ("the dog must not go to the charger") is held to the
-        negated-step rule instead, the robot asked."""
+        negated-step rule instead, the robot asked; but for a place it may not leave ("the dog
+        must not leave the start position": it stays)."""
         scope = reading.scope_of(at)
         if scope is None:  # no negation in force: a condition ("if the rover cannot ..."), or
             return None    # a cue that takes back
+        if reading.words[at + 1:at + 2] and reading.words[at + 1] in _LEAVING:
+            return reading.said(m.start, at + 2)
         first = bisect_left(known, scope.start)
         if first < len(known) and known[first] < scope.end:
             return None
