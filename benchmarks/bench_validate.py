@@ -152,7 +152,7 @@ def recorded(crew: Crew, name: str) -> list[Recorded]:
 
 def _forget(gate: Gate) -> None:
     forget_readings()
-    gate.intent._briefs.clear()
+    gate.intent.forget()
     forget_plans(gate)
 
 

@@ -749,6 +749,10 @@ class Intent(IntentChecks, Rule):
                 self._briefs.pop(next(iter(self._briefs)))
         return found
 
+    def forget(self) -> None:
+        """Drop the kept readings (a benchmark's or a test's cold reading)."""
+        self._briefs.clear()
+
     def hold(self, workflow: str | None, steps: Sequence[tuple[str, str, Mapping[str, Any]]],
              facts: RequestFacts, typed: Sequence[Typed] | None = None) -> Held:
         """A plan's steps ((robot, skill, args)) held to its request; ``typed`` gives each
