@@ -1,7 +1,7 @@
 """Run every crewgate benchmark, one at a time, and summarize the figures against the targets.
 
-Each benchmark (bench_authorize, bench_validate, bench_intent, bench_request, bench_mission,
-bench_memory, bench_planner, bench_busy, bench_eval, bench_eval_jobs, bench_ros2,
+Each benchmark (bench_authorize, bench_validate, bench_intent, bench_request, bench_hostile,
+bench_mission, bench_memory, bench_planner, bench_busy, bench_eval, bench_eval_jobs, bench_ros2,
 bench_service, bench_scale) runs as its own subprocess with this interpreter, strictly in
 sequence (they must not compete for the CPU), with ``--json`` pointing at a temporary file;
 its own tables are shown as it runs. The summary lists every target with its measured value,
@@ -27,9 +27,9 @@ from typing import Any
 from benchlib import EXIT_SKIPPED
 
 HERE = Path(__file__).resolve().parent
-BENCHES = ("bench_authorize", "bench_validate", "bench_intent", "bench_request", "bench_mission",
-           "bench_memory", "bench_planner", "bench_busy", "bench_eval", "bench_eval_jobs",
-           "bench_ros2", "bench_service", "bench_scale")
+BENCHES = ("bench_authorize", "bench_validate", "bench_intent", "bench_request", "bench_hostile",
+           "bench_mission", "bench_memory", "bench_planner", "bench_busy", "bench_eval",
+           "bench_eval_jobs", "bench_ros2", "bench_service", "bench_scale")
 
 
 def run_one(name: str, quick: bool, out: Path) -> tuple[int, float, dict[str, Any] | None]:

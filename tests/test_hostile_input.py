@@ -5,9 +5,7 @@ never read as markup; files are read within their bounds."""
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -16,47 +14,14 @@ from crewgate.errors import UserError
 from crewgate.limits import MAX_PLAN_CHARS, MAX_PLAN_STEPS, MAX_REQUEST_CHARS
 from crewgate.planners import ScriptedPlanner
 from crewgate.spec import Crew
+from crewgate.testing.hostile import HOSTILE_PLANS, REQ
 from tests.cli.support import assert_clean_failure, crewgate
 
-REQ = "Drive the rover to position x 3.0, y -2.0."
 
-
-def _step(args: Any) -> str:
-    return ('{"workflow": "dispatch_only", "steps": [{"robot": "tb3", "skill": "navigate_to", '
-            f'"args": {args}}}]}}')
-
-
-# (raw plan text, the codes of its one step or of the plan)
-HOSTILE: dict[str, tuple[str, list[str]]] = {
-    "an integer of 400 digits": (_step('{"x": 1' + "0" * 400 + ', "y": -2}'),
-                                 ["bad_argument"]),
-    "an integer of 5,001 digits": (_step('{"x": 1' + "0" * 5000 + ', "y": -2}'),
-                                   ["malformed_plan"]),
-    "NaN and Infinity": (_step('{"x": NaN, "y": Infinity}'), ["bad_argument"]),
-    "1e400": (_step('{"x": 1e400, "y": -2}'), ["bad_argument"]),
-    "arrays nested 5,000 deep": (_step('{"x": ' + "[" * 5000 + "]" * 5000 + ', "y": -2}'),
-                                 ["malformed_plan"]),
-    "arrays nested 20 deep": (_step('{"x": ' + "[" * 20 + "]" * 20 + ', "y": -2}'),
-                              ["malformed_plan"]),
-    "a string for a number": (_step('{"x": "three", "y": -2}'), ["bad_argument"]),
-    "markup and control characters": (
-        '{"workflow": "[bold]x[/]", "steps": [{"robot": "[/]\\u0000", "skill": "\\u001b[2J", '
-        '"args": {}}]}', ["unknown_workflow"]),
-    "a robot name of 10,000 characters": (
-        '{"workflow": "dispatch_only", "steps": [{"robot": "' + "r" * 10_000 + '", "skill": '
-        '"navigate_to", "args": {}}]}', ["malformed_plan"]),
-    "1,000 arguments": (_step(json.dumps({f"a{i}": i for i in range(1000)})), ["malformed_plan"]),
-    "no JSON at all": ("{" * 100_000, ["malformed_plan"]),
-    "text longer than the bound": ("x" * (MAX_PLAN_CHARS + 1), ["malformed_plan"]),
-}
-
-
-@pytest.mark.parametrize("name", HOSTILE)
+@pytest.mark.parametrize("name", HOSTILE_PLANS)
 def test_any_plan_text_gets_a_verdict(sar: Crew, name: str) -> None:
-    raw, codes = HOSTILE[name]
-    start = time.perf_counter()
+    raw, codes = HOSTILE_PLANS[name]
     verdict = check_plan(sar, raw, REQ)
-    assert time.perf_counter() - start < 5
     assert not verdict.accepted
     found = [p.code.value for p in verdict.problems] or [c for s in verdict.steps
                                                          for c in s.codes]
@@ -124,8 +89,6 @@ def test_markup_in_plans_and_requests_is_printed_as_written(journal_path: Path,
 ])
 def test_bad_input_on_the_command_line_is_a_clean_error(journal_path: Path, args: list[str],
                                                         message: str) -> None:
-    start = time.perf_counter()
     run = crewgate(*args, journal=journal_path)
-    assert time.perf_counter() - start < 10
     assert_clean_failure(run)
     assert run.stderr.strip() == message

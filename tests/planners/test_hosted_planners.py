@@ -5,7 +5,6 @@ way of getting no answer, configuration mistakes, and the entry points."""
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -167,9 +166,8 @@ def test_a_body_that_is_not_json_is_a_planner_error(backend: AnyBackend, server:
 
 def test_a_slow_server_times_out(backend: AnyBackend, server: FakeLLMServer) -> None:
     server.push(Reply(answer=GOOD, delay_s=5))
-    start = time.perf_counter()
     result = run(backend.planner_for(server, timeout_s=0.5))
-    assert time.perf_counter() - start < 4
+    # (the server answers GOOD after 5 s: a refusal naming the 0.5 s timeout is the timeout's)
     assert result.status == "refused"
     assert result.planner_error == (
         f"timed out after 0.5 s waiting for {server.base_url} (model '{backend.model}'); raise "
