@@ -1462,10 +1462,29 @@ def test_a_robot_kept_out_of_a_place_keeps_out_of_the_place(
 ])
 def test_no_further_than_a_point_is_a_bound_not_a_negation(
         sar: Crew, x: int, expected: list[tuple[int | None, str, str]]) -> None:
-    """"No further than x 2, y 3" used to rule the point out."""
-    v = check(sar, "Send the rover no further than x 2, y 3.",
-              plan("dispatch_only", ("tb3", "navigate_to", {"goal": [x, 3]})))
-    assert found(v) == expected
+    """"No further than x 2, y 3" used to rule the point out; "do not drive the rover further
+    than x 2, y 3" ruled the rover out."""
+    for request_ in ("Send the rover no further than x 2, y 3.",
+                     "Do not drive the rover further than x 2, y 3."):
+        v = check(sar, request_, plan("dispatch_only", ("tb3", "navigate_to", {"goal": [x, 3]})))
+        assert found(v) == expected, request_
+
+
+@pytest.mark.parametrize(("request_", "expected"), [
+    ("Send nothing to x 2, y 3.",
+     [(0, "negated_step", "the request rules out tb3.navigate_to here: 'nothing to x 2, y 3'")]),
+    ("None of the robots should drive to x 2, y 3.",
+     [(0, "negated_step", "the request rules out tb3.navigate_to here: 'none of the robots "
+       "should drive to x 2, y 3'")]),
+    # nothing else, nothing more, nothing to carry: no negation
+    ("Drive the rover to x 2, y 3 and do nothing else.", []),
+    ("Drive the rover to x 2, y 3, nothing more.", []),
+    ("Send nothing to x 4, y 4; drive the rover to x 2, y 3.", []),
+])
+def test_nothing_sent_somewhere_goes_there(
+        sar: Crew, request_: str, expected: list[tuple[int | None, str, str]]) -> None:
+    """The first two drives were accepted: "nothing" and "none" negated nothing."""
+    assert found(check(sar, request_, GO_23)) == expected
 
 
 @pytest.mark.parametrize(("request_", "expected"), [

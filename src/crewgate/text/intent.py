@@ -48,6 +48,9 @@ _NARROW_CUES = (("skip",), ("skipping",), ("instead", "of"), ("rather", "than"),
                 ("stay", "out", "of"), ("stay", "away", "from"), ("stay", "clear", "of"),
                 ("keep", "out", "of"), ("keep", "away", "from"), ("keep", "clear", "of"),
                 ("steer", "clear", "of"), ("nobody",),
+                # "send nothing to x 2, y 3", "none of the robots may go there" (not "nothing
+                # else", "nothing but the drone", "do nothing": _NOTHING_BEFORE, _NOTHING_AFTER)
+                ("nothing",), ("none",),
                 # ... with the robot between ("keep the rover away from x 2, y 3")
                 ("away", "from"), ("clear", "of"),
                 # "never mind the rover" (before a thing: no retraction, Reading._minds)
@@ -68,10 +71,17 @@ NEGATIONS: tuple[tuple[str, ...], ...] = (
     *_NARROW_CUES,
 )
 NARROW = frozenset(_NARROW_CUES)
+# "nothing", "none" negate nothing before these ("nothing else", "none but the drone", "nothing
+# for it to carry": it carries nothing) or after these ("the rover does nothing", "there is
+# none")
+_NOTHING = frozenset({"nothing", "none"})
+_NOTHING_BEFORE = frozenset({"else", "more", "but", "less", "other", "further", "left", "for"})
+_NOTHING_AFTER = frozenset({"do", "does", "did", "doing", "done", "is", "are", "was", "were"})
 # what a bound before a quantity says a value may be ("below 4 metres": "<", "no higher than 4
 # m": "<=", "above 2 m": ">", "at least 2 m": ">="): not what it is
 _UPPER = ("more", "higher", "further", "farther")
 _AXIS_LABELS = frozenset({"x", "y"})  # a point's first label after a bound ("... than x 2")
+_UPPER_POINT = frozenset({"further", "farther"})  # how far to go, before a point
 # a bound said of a measure before its number ("max altitude 4 m", "minimum height of 2 m")
 _MEASURES = frozenset({"altitude", "height", "speed", "distance", "elevation", "depth"})
 _MEASURE_BOUNDS = frozenset({"max", "maximum", "min", "minimum"})
@@ -504,12 +514,18 @@ class Reading:
                 continue  # "actually no" takes back; it does not negate what follows
             if words[start:end] == ("never",) and words[end:end + 1] == ("mind",):
                 continue  # "never mind ...": its own cue
+            if words[start] in _NOTHING and (
+                    (end < len(words) and words[end] in _NOTHING_BEFORE)
+                    or (start > 0 and words[start - 1] in _NOTHING_AFTER)):
+                continue  # "nothing else", "nothing but the drone", "the rover does nothing"
             if self._conditioned(start):
                 continue  # "if you don't find them": a condition, not a prohibition
             if start and self.words[start - 1] == "why":
                 continue  # "why don't you send the rover", "why not ...": a suggestion
             if self._lets_go(end) is not None:
                 continue  # "do not stay airborne, land": the state let go, nothing ruled out
+            if self._bounds_a_point(end):
+                continue  # "do not drive the rover further than x 2, y 3": a bound, no negation
             cue = self.words[start:end]
             opens = cue in PROHIBITIONS and self._opens(start)
             narrow = cue in NARROW
@@ -1107,6 +1123,23 @@ class Reading:
         if end + 1 < len(words) and words[end] == "per" and words[end + 1] in TIMES:
             return end + 1
         return None
+
+    def _bounds_a_point(self, cue_end: int) -> bool:
+        """Whether the negation whose cue ends at word ``cue_end`` says only how far to go: an
+        upper bound before a point follows in its clause, within ``WINDOW`` words and before any
+        other number ("do not drive the rover further than x 2, y 3" is "no further than x 2,
+        y 3")."""
+        words, n = self.words, len(self.words)
+        if _UPPER_POINT.isdisjoint(words[cue_end:cue_end + WINDOW]):
+            return False
+        clause = self.clause_of[cue_end - 1]
+        for k in range(cue_end, min(n - 3, cue_end + WINDOW)):
+            if self.clause_of[k] != clause or words[k][0].isdigit():
+                return False  # (a value before the bound: "not to x 4, y 3 or further than")
+            if words[k] in _UPPER_POINT and words[k + 1] == "than" and \
+                    words[k + 2] in _AXIS_LABELS and words[k + 3][0].isdigit():
+                return True
+        return False
 
     def _bound_at(self, k: int) -> bool:
         """Whether a bound begins at word ``k`` and a number follows it ("no higher than 4
