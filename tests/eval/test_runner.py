@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from crewgate.conditions import CONDITIONS
 from crewgate.eval.metrics import compute
 from crewgate.eval.records import Record, TraceFile
 from crewgate.eval.report import rerender, write_reports
@@ -107,6 +108,37 @@ def test_runs_resume_without_redoing_missions(tmp_path: Path, g1_go2: Crew) -> N
     assert seen.count(False) == 60
     assert len(TraceFile(tmp_path / "traces.jsonl").read()) == 80
     assert len({r["mission_id"] for r in records}) == 80
+
+
+def test_a_rerun_resumes_only_missions_recorded_the_same_way(tmp_path: Path,
+                                                              g1_go2: Crew) -> None:
+    """A record resumes only with the same crew, scenario, condition, seed, planner and crewgate
+    version (its fingerprint): a mission whose scenario was edited since, or a run at another
+    seed, is run again, superseding its stale record (a rerun after an edit reported the old
+    missions as if they were the new ones)."""
+    from crewgate.planners.exemplar import ExemplarPlanner
+
+    planner = ExemplarPlanner(g1_go2)
+    suite = load_suite("g1_go2")
+    first = suite.scenarios[:3]
+    run_evaluation(EvalPlan(g1_go2, suite, [planner], scenarios=first, out=tmp_path,
+                            conditions=[CONDITIONS["ro"]]))
+    edited = [first[0].model_copy(update={"request": "Walk the dog to room_b."}), *first[1:]]
+    seen: list[tuple[str, bool]] = []
+    records = run_evaluation(EvalPlan(g1_go2, suite, [planner], scenarios=edited, out=tmp_path,
+                                      conditions=[CONDITIONS["ro"]]),
+                             lambda record, resumed: seen.append((record["scenario"], resumed)))
+    assert sorted(seen) == sorted([(first[0].id, False), (first[1].id, True),
+                                   (first[2].id, True)])
+    kept = TraceFile(tmp_path / "traces.jsonl").read()
+    assert [r["scenario"] for r in kept] == [s.id for s in first]
+    assert kept[0]["request"] == "Walk the dog to room_b."
+    assert kept[0]["fingerprint"] == records[0]["fingerprint"] != ""
+    seen.clear()
+    run_evaluation(EvalPlan(g1_go2, suite, [planner], scenarios=edited, out=tmp_path,
+                            conditions=[CONDITIONS["ro"]], seed=7),
+                   lambda record, resumed: seen.append((record["scenario"], resumed)))
+    assert sorted(seen) == sorted((s.id, False) for s in first)
 
 
 def test_reports_are_written_and_rerendered(tmp_path: Path) -> None:

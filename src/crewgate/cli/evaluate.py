@@ -252,7 +252,13 @@ def _run_with_progress(plan: EvalPlan,
                        f"{escape(str(record['condition']))}"
                        + (" (resumed)" if resumed else ""))
 
-        return run(plan, advance)
+        records = run(plan, advance)
+    if len(records) > ran:
+        err.print(f"resumed {len(records) - ran} of {len(records)} missions from "
+                  f"{plan.out / 'traces.jsonl' if plan.out else 'the traces'} (recorded with "
+                  "the same crew, scenario, condition, seed, planner and crewgate version); "
+                  f"ran {ran}", style="dim", markup=False, highlight=False)
+    return records
 
 
 def _failure_summary(records: list[Record]) -> None:

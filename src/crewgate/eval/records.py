@@ -7,13 +7,16 @@ single source of every metric, table and plot, so ``crewgate report DIR`` re-ren
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from crewgate import __version__
 from crewgate.errors import InputFileError
 from crewgate.orchestrator.result import MissionResult
+from crewgate.spec import Crew
 from crewgate.suites import Scenario
 
 Record = dict[str, Any]
@@ -23,12 +26,28 @@ def run_key(planner: str, condition: str, scenario: str, sample: int) -> str:
     return f"{planner}|{condition}|{scenario}|{sample}"
 
 
+def crew_digest(crew: Crew) -> str:
+    """The crew as loaded, hashed (its spec's JSON): what a resumed record was run on."""
+    return hashlib.sha256(crew.model_dump_json().encode("utf-8")).hexdigest()
+
+
+def fingerprint(crew: str, scenario: Scenario, condition: object, seed: int, planner: str,
+                model: str | None) -> str:
+    """What decides a mission's record besides its key (:func:`run_key`): crewgate's version,
+    the crew (``crew``: :func:`crew_digest`), the scenario as written, the condition's settings,
+    the seed, the planner and its model. A rerun with the same ``--out`` resumes only the
+    missions recorded with the same; the others are run again."""
+    blob = json.dumps([__version__, crew, scenario.model_dump(mode="json"), repr(condition), seed,
+                       planner, model], sort_keys=True, default=str)
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:16]
+
+
 def make_record(result: MissionResult, *, crew: str, crew_source: str, suite: str, planner: str,
-                condition: str, scenario: Scenario, sample: int, seed: int, world: str
-                ) -> Record:
+                condition: str, scenario: Scenario, sample: int, seed: int, world: str,
+                fingerprint: str = "") -> Record:
     data = result.to_json()
     return {
-        "key": run_key(planner, condition, scenario.id, sample),
+        "key": run_key(planner, condition, scenario.id, sample), "fingerprint": fingerprint,
         "crew": crew, "crew_source": crew_source, "suite": suite, "planner": planner,
         "condition": condition,
         "scenario": scenario.id, "sample": sample, "seed": seed, "world": world,

@@ -29,7 +29,14 @@ from crewgate.conditions import CONDITIONS, Condition, Knowledge
 from crewgate.errors import PlannerError
 from crewgate.eval.cache import ResponseCache
 from crewgate.eval.calls import Caller, MissionCalls, RetryPolicy
-from crewgate.eval.records import Record, TraceFile, make_record, run_key
+from crewgate.eval.records import (
+    Record,
+    TraceFile,
+    crew_digest,
+    fingerprint,
+    make_record,
+    run_key,
+)
 from crewgate.journal import Journal
 from crewgate.orchestrator import new_mission_id
 from crewgate.plan import parse_plan
@@ -91,6 +98,7 @@ def run_evaluation(plan: EvalPlan, progress: Progress | None = None) -> list[Rec
     traces = TraceFile(plan.out / "traces.jsonl") if plan.out else None
     done = {r["key"]: r for r in traces.read() if not r.get("planner_error")
             } if traces and traces.path.exists() else {}  # a planner error is run again
+    digest = crew_digest(plan.crew)  # (a record resumes only on the same crew: fingerprint)
     journal = Journal(plan.out / "journal.sqlite3" if plan.out else ":memory:")
     records: list[Record] = []
     try:
@@ -106,7 +114,8 @@ def run_evaluation(plan: EvalPlan, progress: Progress | None = None) -> list[Rec
             else:
                 todo = [(cond, s, k, planner) for cond in plan.conditions
                         for s in plan.scenarios for k in range(plan.samples)]
-            records += _run_jobs(plan, caller, todo, jobs, done, journal, traces, progress)
+            records += _run_jobs(plan, caller, todo, jobs, done, journal, traces, progress,
+                                 digest)
     finally:
         journal.close()
     return records
@@ -114,21 +123,26 @@ def run_evaluation(plan: EvalPlan, progress: Progress | None = None) -> list[Rec
 
 def _run_jobs(plan: EvalPlan, caller: Caller, todo: Sequence[Job], jobs: int,
               done: dict[str, Record], journal: Journal, traces: TraceFile | None,
-              progress: Progress | None) -> list[Record]:
-    """Every job's record, in order: resumed ones from ``done``, the others run, ``jobs`` at
-    once; each is appended to the traces once every job before it is."""
+              progress: Progress | None, digest: str) -> list[Record]:
+    """Every job's record, in order: resumed ones from ``done`` (recorded with the same
+    fingerprint), the others run, ``jobs`` at once; each run is appended to the traces once
+    every job before it is (superseding a stale record of its key)."""
     name = caller.planner.name
+    model = getattr(caller.planner, "model", None)
+    model = model if isinstance(model, str) else None
+    prints = [fingerprint(digest, scenario, cond, plan.seed + sample, name, model)
+              for cond, scenario, sample, _ in todo]
     results: list[Record | None] = [None] * len(todo)
+    fresh = [True] * len(todo)
     written = 0
 
     def commit(index: int, record: Record, resumed: bool) -> None:
         nonlocal written
-        results[index] = record
+        results[index], fresh[index] = record, not resumed
         while written < len(results) and results[written] is not None:
             found = results[written]
             assert found is not None
-            if traces and run_key(name, found["condition"], found["scenario"],
-                                  found["sample"]) not in done:
+            if traces and fresh[written]:
                 traces.append(found)
             written += 1
         if progress:  # after the write: an interrupt raised here loses nothing written
@@ -139,13 +153,13 @@ def _run_jobs(plan: EvalPlan, caller: Caller, todo: Sequence[Job], jobs: int,
         calls = caller.for_mission(sample) if chosen is caller.planner else None
         with caller.engine or nullcontext():
             return _mission(plan, calls or chosen, cond, scenario, sample, journal,
-                            model=getattr(caller.planner, "model", None), calls=calls)
+                            model=model, calls=calls, printed=prints[index])
 
     pending = []
     for index, (cond, scenario, sample, _) in enumerate(todo):
-        key = run_key(name, cond.name, scenario.id, sample)
-        if key in done:
-            commit(index, done[key], True)
+        kept = done.get(run_key(name, cond.name, scenario.id, sample))
+        if kept is not None and kept.get("fingerprint") == prints[index]:
+            commit(index, kept, True)
         else:
             pending.append(index)
     if jobs == 1:
@@ -171,7 +185,7 @@ def _run_jobs(plan: EvalPlan, caller: Caller, todo: Sequence[Job], jobs: int,
 
 def _mission(plan: EvalPlan, planner: Planner, cond: Condition, scenario: Scenario,
              sample: int, journal: Journal, *, model: str | None = None,
-             calls: MissionCalls | None = None) -> Record:
+             calls: MissionCalls | None = None, printed: str = "") -> Record:
     seed = plan.seed + sample
     sim = plan.crew.section(SimSection)
     world = scenario.world or (sim.default_world if sim else "")
@@ -185,8 +199,8 @@ def _mission(plan: EvalPlan, planner: Planner, cond: Condition, scenario: Scenar
                          crew_source=plan.crew_source or plan.crew.name,
                          suite=plan.suite.suite, planner=planner.name,
                          condition=cond.name, scenario=scenario, sample=sample, seed=seed,
-                         world=world)
-    record["model"] = model if isinstance(model, str) else None
+                         world=world, fingerprint=printed)
+    record["model"] = model
     if calls is not None:
         record["calls"] = calls.counts.to_json()
     return record
