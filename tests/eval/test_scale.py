@@ -194,6 +194,14 @@ def test_the_held_plan_ablation_samples_at_once(tmp_path: Path, g1_go2: Crew,
     off, on = metrics["conditions"]["held-plan/off"], metrics["conditions"]["held-plan/on"]
     assert off["tokens"] == on["tokens"]  # the same eight answers, dispatched twice
     assert off["tokens"]["answers"] == 8
+    # resumed: a held plan is kept for its scenario as sampled; one edited since is sampled again
+    edited = [scenarios[0].model_copy(update={"request": "Walk the dog to room_b."}),
+              *scenarios[1:]]
+    with FakeOpenAIServer(respond=by_request(answers(edited))) as server:
+        planner = OpenAIPlanner("fake-model", base_url=server.base_url)
+        run_evaluation(EvalPlan(g1_go2, extended, [planner], scenarios=edited, held_plan=True,
+                                retry=NO_WAIT, out=tmp_path))
+        assert len(server.requests) == 1
 
 
 def test_an_interrupted_run_keeps_what_it_wrote_in_order_and_resumes(

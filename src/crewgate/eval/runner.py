@@ -108,7 +108,7 @@ def run_evaluation(plan: EvalPlan, progress: Progress | None = None) -> list[Rec
                             engine=threading.Lock() if jobs > 1 else None, seed=plan.seed)
             todo: list[Job]
             if plan.held_plan:
-                held = _held_outputs(plan, caller, jobs)
+                held = _held_outputs(plan, caller, jobs, digest)
                 todo = [(cond, s, 0, _Fixed(planner.name, held[s.id]))
                         for cond in (HELD_OFF, HELD_ON) for s in plan.scenarios]
             else:
@@ -218,20 +218,28 @@ class _Fixed(Planner):
         return Proposal(out.raw, out.plan, out.usage, out.note, planning_s=out.planning_s)
 
 
-def _held_outputs(plan: EvalPlan, caller: Caller, jobs: int) -> dict[str, PlannerOutput]:
+def _held_outputs(plan: EvalPlan, caller: Caller, jobs: int,
+                  digest: str) -> dict[str, PlannerOutput]:
     """One answer per scenario under ro-prompt; kept in held_plans.jsonl (replay format) so that
-    a resumed run dispatches the very same plans."""
+    a resumed run dispatches the very same plans (those sampled with the same fingerprint:
+    :func:`~crewgate.eval.records.fingerprint`; the others are sampled again)."""
     planner = caller.planner
     path = plan.out / f"held_plans.{planner.name}.jsonl" if plan.out else None
+    cond = CONDITIONS[SAMPLED_UNDER]
+    model = getattr(planner, "model", None)
+    prints = {s.id: fingerprint(digest, s, cond, plan.seed, planner.name,
+                                model if isinstance(model, str) else None)
+              for s in plan.scenarios}
     outputs: dict[str, PlannerOutput] = {}
     if path is not None and path.exists():
         for line in path.read_text(encoding="utf-8").splitlines():
             if line.strip():
                 rec = json.loads(line)
+                if rec.get("fingerprint") != prints.get(rec["scenario"]):
+                    continue  # sampled another way: sampled again (appended, read last)
                 outputs[rec["scenario"]] = PlannerOutput(
                     rec["output"], parse_plan(rec["output"]), rec.get("planning_s", 0.0),
                     rec.get("usage", {}), rec.get("note", ""))
-    cond = CONDITIONS[SAMPLED_UNDER]
     missing = [s for s in plan.scenarios if s.id not in outputs]
 
     def sample(scenario: Scenario) -> PlannerOutput:
@@ -261,5 +269,6 @@ def _held_outputs(plan: EvalPlan, caller: Caller, jobs: int) -> dict[str, Planne
                 handle.write(json.dumps({
                     "scenario": scenario.id, "condition": SAMPLED_UNDER, "attempt": 1,
                     "output": out.raw, "planning_s": out.planning_s, "usage": dict(out.usage),
-                    "note": out.note, "request": scenario.request}) + "\n")
+                    "note": out.note, "request": scenario.request,
+                    "fingerprint": prints[scenario.id]}) + "\n")
     return outputs
