@@ -1427,6 +1427,32 @@ def test_where_a_robot_kept_in_place_stays_is_no_destination(g1_go2: Crew, reque
     assert found(check(g1_go2, request_, p)) == []
 
 
+def hand(obj: str) -> dict[str, Any]:
+    return plan("handover", ("g1", "grab_from_table", {"object": obj}), ("g1", "hand_over", {}))
+
+
+@pytest.mark.parametrize(("request_", "p", "expected"), [
+    # either of two things named as alternatives is what is asked (both plans were refused,
+    # `dropped_request`, for the one they did not carry)
+    ("Bring me the cube or the bottle, whichever is closer.", hand("red_cube"), []),
+    ("Bring me the cube or the bottle, whichever is closer.", hand("bottle"), []),
+    ("Walk the dog to room_a or room_b.", walk("room_b"), []),
+    # ... but no third
+    ("Bring me the cube or the bottle, whichever is closer.", hand("block"),
+     [(None, "dropped_request", "the request names 'cube or the bottle' (bottle, red_cube); no "
+       "step carries it"),
+      (0, "substituted_value", "g1.grab_from_table: object 'block' is not what the request "
+       "states")]),
+    # both asked, each one owed
+    ("Bring me the cube and the bottle.", hand("red_cube"),
+     [(None, "dropped_request", "the request names 'bottle' (bottle); no step carries it")]),
+])
+def test_things_named_as_alternatives_ask_for_either(
+        g1_go2: Crew, request_: str, p: dict[str, Any],
+        expected: list[tuple[int | None, str, str]]) -> None:
+    assert found(check(g1_go2, request_, p)) == expected
+
+
 @pytest.mark.parametrize(("request_", "place", "expected"), [
     # the robot kept out of a place is not ruled out: the place is (the dog was, so its walk
     # to room_b was refused)

@@ -77,6 +77,9 @@ ZONE = {"x_min": 0.0, "x_max": 5.0, "y_min": 0.0, "y_max": 5.0}
      [("go2", "navigate_to_location", {"location": "room_b"})]),
     ("g1_go2", "Keep the dog out of room_a and walk it to room_b.",
      [("go2", "navigate_to_location", {"location": "room_b"})]),
+    # of things named as alternatives, the first (of several things, none was filled in)
+    ("g1_go2", "Bring me the cube or the bottle, whichever is closer.",
+     [("g1", "grab_from_table", {"object": "red_cube"}), ("g1", "hand_over", {})]),
     # in the order the request asks for (the contract's order first): it was declaration
     # order, and the gate refused it (out_of_order)
     ("sar", "Stop the rover, then land the drone.",

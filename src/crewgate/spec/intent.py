@@ -107,6 +107,8 @@ class Brief:
     # actions asked of a robot none of whose skills they name ("use the rover to search"):
     # the action and that robot's mention; another robot's step of it takes its place
     misgiven: list[tuple[Mention, Mention]] = field(default_factory=list)
+    # things named as alternatives ("the cube or the bottle"): either one is asked
+    alternatives: list[frozenset[str]] = field(default_factory=list)
     only_actions: set[str] = field(default_factory=set)  # "just wave"
     negated: list[Mention] = field(default_factory=list)  # skills, places, objects ruled out
     places: list[Mention] = field(default_factory=list)  # destinations stated
@@ -979,6 +981,12 @@ class Intent(IntentChecks, Rule):
                     brief.negated.append(m)
                 elif kept is brief.places and self._context(reading, m.start):
                     brief.context |= m.referents
+                elif kept and _either(reading, kept[-1], m):
+                    # "bring me the cube or the bottle": either one is what is named
+                    kept[-1] = kept[-1]._replace(
+                        end=m.end, phrase=reading.said(kept[-1].start, m.end),
+                        referents=kept[-1].referents | m.referents)
+                    brief.alternatives.append(kept[-1].referents)
                 else:
                     kept.append(m)
         named_gerunds = [m for m in gerunds if m.negated is None and m.start - 1 not in ceased]
@@ -1374,6 +1382,17 @@ def _by_scope(reading: Reading, mentions: Iterable[Mention]) -> dict[int, list[M
         if scope is not None:
             found.setdefault(scope.at, []).append(m)
     return found
+
+
+_EITHER = frozenset({"or", "either", *ARTICLES})  # between two things named as alternatives
+
+
+def _either(reading: Reading, first: Mention, then: Mention) -> bool:
+    """Whether ``then`` is named as an alternative to ``first``, right after it in its clause:
+    "the cube or the bottle", "room_a or room_b" (either one is asked)."""
+    between = reading.words[first.end:then.start]
+    return first.clause == then.clause and "or" in between and _EITHER.issuperset(between) \
+        and "," not in "".join(reading.seps[first.end - 1:then.start - 1])
 
 
 def _first_of(steps: Sequence[PlannedStep], refs: frozenset[str]) -> int | None:

@@ -160,7 +160,7 @@ class ExemplarPlanner(Planner):
         cues = Cues.read(self.crew, request)
         brief = self.crew.intent.brief(request)
         fill = FillRequest(facts, self.crew.context, self.actions, frozenset(
-            r for m in brief.negated for r in m.referents))
+            r for m in brief.negated for r in m.referents), tuple(brief.alternatives))
         known, unknown = provided(self.crew, fill)
         sequence = [(a, b) for first, then, _ in brief.sequence
                     for a in first.referents for b in then.referents]

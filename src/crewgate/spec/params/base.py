@@ -64,6 +64,9 @@ class FillRequest:
     # places and objects the request rules out or takes back ("room_a, no wait, room_b"):
     # never filled in, where the request names another
     ruled_out: frozenset[str] = frozenset()
+    # things the request names as alternatives ("the cube or the bottle"): the first named is
+    # filled in (of several things named otherwise, the planner chooses none)
+    alternatives: tuple[frozenset[str], ...] = ()
 
 
 class ParamKind(SpecModel, Rule, ABC):

@@ -147,8 +147,9 @@ class ObjectParam(_NamedParam):
         named = _kept(request.ctx.objects.named_in(request.facts), request.ruled_out)
         if len(named) == 1:
             return named[0]
-        if named:
-            return None  # several: the planner does not choose
+        if named:  # several: the planner does not choose, but among alternatives
+            either = any(group.issuperset(named) for group in request.alternatives)
+            return named[0] if either else None
         return quote(OBJECT, request.facts.text, request.ctx.objects,
                      not_ending_in=request.actions)
 
