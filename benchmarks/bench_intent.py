@@ -33,7 +33,7 @@ from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import Any
 
-from bench_validate import forget_plans
+from bench_validate import forget_briefs, forget_plans
 from benchlib import (
     REPO,
     Report,
@@ -112,7 +112,7 @@ def one_pass(gate_by_crew: Mapping[str, Gate],
     ``reread``: forget the request's reading before every plan (validation before issue 10)."""
     forget_readings()  # a cold reading of every request, each pass, by every gate
     for gate in gate_by_crew.values():
-        gate.intent.forget()
+        forget_briefs(gate)
         forget_plans(gate)
     refused = 0
     for crew, plan, request, world in corpus:

@@ -152,8 +152,18 @@ def recorded(crew: Crew, name: str) -> list[Recorded]:
 
 def _forget(gate: Gate) -> None:
     forget_readings()
-    gate.intent.forget()
+    forget_briefs(gate)
     forget_plans(gate)
+
+
+def forget_briefs(gate: Gate) -> None:
+    """Empty the requests the gate's intent rule keeps read (``Intent.forget``; an earlier
+    crewgate, measured with ``--before``, kept them in a dict of its own)."""
+    forget = getattr(gate.intent, "forget", None)
+    if forget is not None:
+        forget()
+    else:
+        gate.intent._briefs.clear()
 
 
 def study_passes(name: str, rounds: int) -> tuple[dict[str, list[float]], int]:
