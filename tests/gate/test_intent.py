@@ -219,6 +219,7 @@ def test_a_robot_ruled_out_does_not_act_and_the_asked_action_is_owed(g1_go2: Cre
     ("Bring the red cube to room_a. Not really.", "not really"),
     ("Bring the red cube to room_a. No.", "no"),
     ("Bring the red cube to room_a. No, thanks.", "no, thanks"),
+    ("Bring the red cube to room_a, lol jk", "jk"),
     # a sentence of just a word that calls off (the carry ran)
     ("Bring the red cube to room_a. Cancel!", "cancel"),
     ("Bring the red cube to room_a. Abort.", "abort"),
@@ -1407,6 +1408,18 @@ def test_what_the_request_says_to_forget_is_ruled_out(
         expected: list[tuple[int | None, str, str]]) -> None:
     """Both plans were accepted: "forget" ruled nothing out but "forget about"."""
     assert found(check(sar, request_, p)) == expected
+
+
+@pytest.mark.parametrize(("request_", "said"), [
+    ("Search x 0 to 5, y 0 to 5 and land. As for the rover, it stays.", "rover, it stays"),
+    ("Search x 0 to 5, y 0 to 5 and land; the rover is staying put.", "rover is staying"),
+])
+def test_a_robot_said_to_stay_by_a_pronoun_or_a_progressive_stays(
+        sar: Crew, request_: str, said: str) -> None:
+    """The rover's drive to the victim was accepted with each."""
+    p = plan("search_and_dispatch", *SEARCH, DISPATCH, LAND)
+    assert found(check(sar, request_, p)) == [
+        (2, "excluded_robot", f"the request rules out tb3: {said!r}")]
 
 
 def test_a_robot_that_may_not_leave_a_place_stays(g1_go2: Crew) -> None:

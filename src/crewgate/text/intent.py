@@ -129,7 +129,7 @@ RETRACTIONS: tuple[tuple[str, ...], ...] = (
     ("ignore", "that"), ("ignore", "the", "above"), ("scrap", "that"), ("scrap", "it"),
     ("scrap", "this"), ("belay", "that"), ("on", "second", "thought"),
     ("don", "t", "do", "that"), ("don", "t", "do", "it"), ("do", "not", "do", "that"),
-    ("just", "kidding"), ("just", "joking"), ("only", "kidding"), ("only", "joking"),
+    ("just", "kidding"), ("just", "joking"), ("only", "kidding"), ("only", "joking"), ("jk",),
     ("i", "m", "kidding"), ("i", "m", "joking"),
     # a correction: what follows replaces what came before ("room_a, correction: room_b")
     ("i", "meant"), ("correction",), ("or", "rather"), ("change", "of", "plan"),
@@ -220,6 +220,8 @@ STAYS: tuple[tuple[str, ...], ...] = tuple(dict.fromkeys((
     ("sit", "this", "out"), ("sits", "this", "out"), ("rest",), ("rests",),
     ("has", "nothing"), ("gets", "a", "day", "off"), ("has", "the", "day", "off"),
     ("takes", "the", "day", "off"), ("on", "hold"),
+    *((be, "staying") for be in ("is", "are", "s", "re")),  # "the rover is staying put"
+    *((be, "remaining") for be in ("is", "are", "s", "re")),
     *((be, *state) for be in ("is", "are") for state in _UNABLE),
     *((be, "not", state) for be in ("is", "are") for state in _UNREADY),
     *((be, "t", state) for be in ("isn", "aren") for state in _UNREADY),
@@ -248,9 +250,11 @@ for _cue in STAYS:
     _STAYS_AFTER.setdefault(_cue[0], []).append(_cue)
 # verbs that keep a robot in a state ("stay airborne", "keep the drone in the air", "remain
 # aloft"): what would end the state is ruled out (the states are the crew's: Reading.kept)
-KEEPING = frozenset({"stay", "stays", "remain", "remains", "keep", "keeps", "continue",
-                     "continues"})
+KEEPING = frozenset({"stay", "stays", "staying", "remain", "remains", "remaining", "keep",
+                     "keeps", "keeping", "continue", "continues"})
 KEEP_REACH = 4  # words from such a verb to the state, at most ("keep the drone in the air")
+# a pronoun after a comma that says the mention again ("as for the rover, it stays")
+_RESUMING = frozenset({"it", "they"})
 # a word set off by commas after a mention, said of it in passing ("the rover, however, stays")
 ASIDES = frozenset({"however", "though", "meanwhile", "too", "also", "again", "instead",
                     "likewise", "therefore", "then"})
@@ -933,6 +937,9 @@ class Reading:
             and "," in self.seps[end]
         if aside:
             end += 1  # "the rover, however, stays": what it says past the aside
+        elif robot and end + 1 < len(words) and words[end] in _RESUMING and "," in self.seps[
+                end - 1]:
+            end += 1  # "as for the rover, it stays": what is said of it again
         if end < len(words):
             for cue_end in self._stay_cues_at(end):
                 if self._stays_here(start, cue_end):

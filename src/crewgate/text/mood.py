@@ -52,7 +52,7 @@ VOCATIVE_WORDS = 3  # "rover, can you ...", "hey drone, are you ...": words befo
 # first words that open a question, marked or not ("how long would it take ...")
 QUESTION_WORDS = frozenset({"how", "what", "why", "which", "who", "whom", "whose"})
 # ... only when the sentence ends with "?" ("when the victim is found, send the rover")
-MARKED_QUESTION_WORDS = frozenset({"where", "when"})
+MARKED_QUESTION_WORDS = frozenset({"where", "when", "maybe", "perhaps"})  # "maybe send ...?"
 # auxiliaries that open only a question ("is the rover able to ...", "did the drone land")
 BARE_AUXILIARIES = frozenset({"is", "isn", "are", "aren", "am", "was", "wasn", "does",
                               "doesn", "did", "didn", "has", "hasn"})
@@ -73,7 +73,15 @@ TELL: tuple[tuple[str, ...], ...] = (
 # opening a sentence: what supposes
 SUPPOSE: tuple[tuple[str, ...], ...] = (
     ("what", "if"), ("suppose",), ("supposing",), ("imagine",), ("hypothetically",),
-    ("in", "theory"), ("theoretically",), ("let", "s", "say"), ("let", "us", "say"))
+    ("in", "theory"), ("theoretically",), ("let", "s", "say"), ("let", "us", "say"),
+    ("pretend",), ("let", "s", "pretend"), ("let", "us", "pretend"))
+# opening a sentence: an intention of the speaker's that was not carried out, told ("I was
+# going to send the rover to x 2, y 3, but ..."): what happened
+INTENDED: tuple[tuple[str, ...], ...] = tuple(
+    (who, *was) for who, be in (("i", "was"), ("we", "were"))
+    for was in ((be, "going", "to"), (be, "about", "to"), (be, "planning", "to"),
+                ("wanted", "to"), ("meant", "to"), ("had", "planned", "to"),
+                ("intended", "to")))
 # anywhere in a sentence that names no action of the crew: what tells what happened
 PAST: tuple[tuple[str, ...], ...] = (
     ("yesterday",), ("ago",), ("last", "night"), ("last", "week"), ("last", "month"),
@@ -206,12 +214,14 @@ def _by_first(cues: tuple[tuple[str, ...], ...]) -> dict[str, tuple[tuple[str, .
 _SUPPOSE = _by_first(SUPPOSE)
 _TELL = _by_first(TELL)
 _WONDER = _by_first(WONDER)
+_INTENDED = _by_first(INTENDED)
 _MODALS = frozenset({"can", "could", "couldn", "would", "wouldn", "will", "won", "should",
                      "shouldn", "might", "may", "must"})
 # the first words (after fillers and an address) that can say a sentence's mood: any other
 # opens what may ask ("drive", "search", "take off, ..."), looked at no further
 OPENINGS = frozenset({*QUESTION_WORDS, *MARKED_QUESTION_WORDS, *BARE_AUXILIARIES,
-                      *MARKED_AUXILIARIES, *_ASKING, "shall", *_SUPPOSE, *_TELL, *_WONDER})
+                      *MARKED_AUXILIARIES, *_ASKING, "shall", *_SUPPOSE, *_TELL, *_WONDER,
+                      *_INTENDED})
 
 
 def answers_no(sentence: Sequence[str]) -> bool:
@@ -356,8 +366,14 @@ def _opening(words: Sequence[str], seps: Sequence[str], start: int, end: int, qu
         return None
     kind = None
     if words[k] in OPENINGS:
-        supposes = _cue_at(words, k, end, _SUPPOSE)
-        kind = SUPPOSES if supposes else _kind(words, k, end, question, verbs)
+        if _cue_at(words, k, end, _SUPPOSE):
+            kind = SUPPOSES
+        elif (n := _cue_at(words, k, end, _INTENDED)) and words[k + n:k + n + 1] not in (
+                ("ask",), ("request",), ("check",)):
+            kind = TELLS  # "I was going to send the rover ...": what was meant, not asked (not
+            # "I wanted to ask you to send ...", a request)
+        else:
+            kind = _kind(words, k, end, question, verbs)
     if kind is None:  # "rover, can you ...", "hey drone, are you ...": past a short address
         comma = next((j for j in range(k, min(end - 1, k + VOCATIVE_WORDS)) if "," in seps[j]),
                      None)
