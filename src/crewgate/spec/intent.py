@@ -240,11 +240,11 @@ def _between(parts: Sequence[Idle], start: int, end: int) -> list[tuple[int, int
     return out
 
 
+# after a robot and a negation ("the dog must not leave the start position"): it stays
+_LEAVING = frozenset({"leave", "leaves", "depart", "departs", "exit", "budge"})
 # verbs that hand an action to the robot after them ("use the rover to search", "have the drone
 # drive"), the action right after the robot (or its "to"); not one a particle follows ("make
 # the drone go up": the drone's takeoff, said with the rover's verb)
-# after a robot and a negation ("the dog must not leave the start position"): it stays
-_LEAVING = frozenset({"leave", "leaves", "depart", "departs", "exit", "budge"})
 _TELLING = frozenset({"use", "have", "tell", "ask", "order", "instruct", "get", "let"})
 _PARTICLES = frozenset({"up", "down", "off", "out", "away", "back"})
 _SUBJECT_MODALS = frozenset({"should", "must", "shall", "will", "can", "could", "needs", "need",
