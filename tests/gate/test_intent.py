@@ -326,6 +326,10 @@ _NOTHING = "and asks nothing to move now: no step may run"
     ("Rover to x 2, y 3? Absolutely not.",
      "asks a question ('rover to x 2, y 3')",
      "to have it done now, ask for it"),
+    # ... or with "no," and a reason (the drive ran)
+    ("Rover to x 2, y 3? No, it is needed here.",
+     "asks a question ('rover to x 2, y 3')",
+     "to have it done now, ask for it"),
     ("The rover drove to x 2, y 3 already.",
      "tells what happened ('already')",
      "to have it done now, ask for it"),
@@ -1442,6 +1446,18 @@ def test_where_a_robot_kept_in_place_stays_is_no_destination(g1_go2: Crew, reque
 
 def hand(obj: str) -> dict[str, Any]:
     return plan("handover", ("g1", "grab_from_table", {"object": obj}), ("g1", "hand_over", {}))
+
+
+@pytest.mark.parametrize("request_", [
+    "Walk the dog to room_a? No, room_b.",
+    "Walk the dog to room_a? No, walk it to room_b.",
+])
+def test_a_question_answered_no_then_corrected_asks_the_correction(g1_go2: Crew,
+                                                                   request_: str) -> None:
+    """Both walks were refused (`dropped_request`: room_a was still owed)."""
+    assert found(check(g1_go2, request_, walk("room_b"))) == []
+    assert [c for _, c, _ in found(check(g1_go2, request_, walk("room_a")))] == [
+        "substituted_value"]
 
 
 @pytest.mark.parametrize(("request_", "p", "expected"), [

@@ -229,6 +229,14 @@ def answers_no(sentence: Sequence[str]) -> bool:
     return bool(sentence) and _NO_ANSWER.issuperset(sentence) and not NO.isdisjoint(sentence)
 
 
+def _answered_no(words: Sequence[str], seps: Sequence[str], start: int, end: int) -> bool:
+    """Whether the sentence [start, end) answers the question before it no: a bare no, or one
+    that opens with a no and a comma ("No, it is needed here.", "No, walk it to room_b": what
+    follows is read as any sentence is)."""
+    return answers_no(words[start:end]) or (
+        end - start > 1 and words[start] in NO and "," in seps[start])
+
+
 def _executes(words: Sequence[str], find: Find) -> bool:
     """Whether the request asks for its plan to be run ("..., then execute it"), not
     "don't execute it"."""
@@ -280,9 +288,10 @@ def idle_parts(words: Sequence[str], seps: Sequence[str], clause_starts: Sequenc
     out = []
     for k, (start, end, question) in enumerate(spans):
         found = _opening(words, seps, start, end, question, verbs, said) or marked.get(k)
-        if found is None and question and answered and k + 1 < len(spans) and answers_no(
-                words[spans[k + 1][0]:spans[k + 1][1]]):
-            # "Rover to x 2, y 3? Absolutely not.": a question the request answers no
+        if found is None and question and answered and k + 1 < len(spans) and _answered_no(
+                words, seps, *spans[k + 1][:2]):
+            # "Rover to x 2, y 3? Absolutely not.", "Walk the dog to room_a? No, it is needed
+            # here.": a question the request answers no
             found = (ASKS, said(start, min(end, start + SAID_WORDS)) + (
                 " ..." if end - start > SAID_WORDS else ""))
         if found is not None:
