@@ -166,9 +166,10 @@ def test_a_verb_joined_after_a_robot_that_cannot_do_it_is_asked_of_the_robot_act
     """"... send the rover to the victim and land": the landing was read as the rover's and
     refused as not asked; it is the drone's, asked to search already. A robot asked nothing
     else is not asked it ("make the drone go up and drive ...")."""
-    request_ = "Search x 0 to 5, y 0 to 5, then send the rover to the victim and land."
-    assert found(check(sar, request_, plan("search_and_dispatch", *SEARCH, DISPATCH,
-                                           LAND))) == []
+    for request_ in ("Search x 0 to 5, y 0 to 5, then send the rover to the victim and land.",
+                     "Search x 0 to 5, y 0 to 5, send the rover to the victim, land."):
+        assert found(check(sar, request_, plan("search_and_dispatch", *SEARCH, DISPATCH,
+                                               LAND))) == [], request_
     v = check(sar, "Make the drone go up and drive to x 2, y 3.", GO_23)
     assert [(i, c) for i, c, _ in found(v)] == [(0, "substituted_robot")]
 
@@ -1523,6 +1524,14 @@ def test_no_further_than_a_point_is_a_bound_not_a_negation(
                      "Do not drive the rover further than x 2, y 3."):
         v = check(sar, request_, plan("dispatch_only", ("tb3", "navigate_to", {"goal": [x, 3]})))
         assert found(v) == expected, request_
+
+
+def test_any_robot_but_one_rules_that_one_out(sar: Crew) -> None:
+    """The rover's drive was accepted (as with "except", what follows is ruled out with it)."""
+    assert found(check(sar, "Send any robot but the rover to x 2, y 3.", GO_23)) == [
+        (0, "excluded_robot", "the request rules out tb3 here: 'any robot but the rover'"),
+        (0, "negated_step", "the request rules out tb3.navigate_to here: 'any robot but the "
+         "rover to x 2, y 3'")]
 
 
 @pytest.mark.parametrize(("request_", "expected"), [

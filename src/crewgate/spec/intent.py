@@ -240,6 +240,8 @@ def _between(parts: Sequence[Idle], start: int, end: int) -> list[tuple[int, int
     return out
 
 
+# words that open a condition: a verb after a comma in its clause is what it asks, if ever
+_IF = frozenset({"if", "unless", "when", "whether", "until", "once"})
 # after a robot and a negation ("the dog must not leave the start position"): it stays
 _LEAVING = frozenset({"leave", "leaves", "depart", "departs", "exit", "budge"})
 # verbs that hand an action to the robot after them ("use the rover to search", "have the drone
@@ -958,8 +960,12 @@ class Intent(IntentChecks, Rule):
             if not mine:  # "make the drone go up": "go" is the rover's; not an action asked
                 if agent is not None and _told_to(reading.words, agent, m):
                     brief.misgiven.append((m, agent))  # "use the rover to search"
-                elif m.start and reading.words[m.start - 1] in ("and", "then"):
-                    joined.append(m)  # "send the rover to the victim and land": see below
+                elif m.start and (reading.words[m.start - 1] in ("and", "then") or (
+                        "," in reading.seps[m.start - 1] and _IF.isdisjoint(reading.words[
+                            reading.clause_starts[reading.clause_of[m.start]]:m.start]))):
+                    # "send the rover to the victim and land", "..., land" (not "if the rover
+                    # cannot go, land": what a condition asks)
+                    joined.append(m)
                 continue
             brief.actions.append(m)
             if m.exclusive:

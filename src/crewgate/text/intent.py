@@ -62,7 +62,9 @@ NEGATIONS: tuple[tuple[str, ...], ...] = (
     ("avoid",), ("won", "t"), ("cannot",), ("can", "t"),
     # "anywhere but the charger", "everything but the drone", "apart from the cube"
     ("anywhere", "but"), ("anything", "but"), ("everywhere", "but"), ("everything", "but"),
-    ("everyone", "but"), ("everybody", "but"),
+    ("everyone", "but"), ("everybody", "but"), ("anyone", "but"), ("anybody", "but"),
+    # "send any robot but the rover", "every robot but the drone"
+    *((whole, robot, "but") for whole in ("any", "every", "all") for robot in ("robot", "robots")),
     ("apart", "from"), ("aside", "from"),
     ("minus", "the"),  # "minus the dog, ..." (not "minus 3", a number)
     # "hold off on sending the rover", "refrain from ...", "forget about the rover"
