@@ -69,7 +69,8 @@ PADDING = {
     "corrections and dismissals": lambda: _repeat(
         "room_a, no wait, room_b. the rover stays. room_a... actually, room_b. rover? leave "
         "it. keep the dog out of room_a, make a plan then execute it when i give the word. "
-        "take off to 3 m, no, 4 m. cancel! forget the rover. no, don't stop the drone. "),
+        "take off to 3 m, no, 4 m. cancel! forget the rover. no, don't stop the drone. "
+        "send the rover later. later, land. the rover? no, it stays. "),
 }
 
 

@@ -49,6 +49,9 @@ def test_sentences_end_at_their_marks_not_at_a_decimal_point() -> None:
      [("tells what happened", "we wanted to send the rover there, but ...", 0, 12)]),
     ("The rover drove there yesterday.", [("tells what happened", "yesterday", 0, 5)]),
     ("Drive there tomorrow.", [("asks for it later", "tomorrow", 0, 3)]),
+    # "later" ending a clause of one action, or opening a sentence (the drive was asked)
+    ("Send the rover there later.", [("asks for it later", "later", 0, 5)]),
+    ("Later, send the rover there.", [("asks for it later", "later", 0, 5)]),
     ("Drive there when I say so.", [("asks for it later", "when i say so", 0, 6)]),
     ("Search the zone tomorrow, not now",
      [("asks for it later", "tomorrow", 0, 6)]),
@@ -126,6 +129,11 @@ def test_the_parts_that_ask_nothing_now(text: str, parts: list[tuple[str, str, i
     "Search the zone and land, like last time.",
     "Rover to x 2, y 3?",
     "Maybe send the rover there.",
+    # "later" of another clause, of a second action, or beside what is asked now
+    "Drive there; we will talk later.",
+    "Search the zone and land later.",
+    "Send the rover there now and the drone later.",
+    "Drive there, no later than noon.",
     "I wanted to ask you to send the rover there.",
     "Search x in [-5.5, 5.5], y in [0, 3].",
     "Take off to 5 m, then go to x 2, y 3 at 2 m/s.",

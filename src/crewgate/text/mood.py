@@ -258,6 +258,8 @@ def idle_parts(words: Sequence[str], seps: Sequence[str], clause_starts: Sequenc
         cues = sorted([*cues, *_clock_times(words, seps, find)])
     if not EVENTS.isdisjoint(vocabulary):
         cues = sorted([*cues, *_events(words, find)])
+    if "later" in vocabulary:
+        cues = sorted([*cues, *_laters(words, seps, verbs, find)])
     others = not ACTOR_WORDS.isdisjoint(vocabulary)
     answered = "?" in text and not _NO_ANSWER.isdisjoint(vocabulary)
     if not cues and not others and not answered and OPENINGS.isdisjoint(vocabulary):
@@ -325,6 +327,32 @@ def _events(words: Sequence[str], find: Find) -> list[tuple[int, int, str]]:
             j += 1
         if j < n and words[j] in EVENTS and (j + 1 == n or words[j + 1] not in _PLACE_NOUNS):
             out.append((k, j + 1, LATER_KIND))
+    return out
+
+
+# in a sentence that ends with "later", these say what is asked now ("send the rover now and
+# the drone later", "search first and land later")
+_NOW = frozenset({"now", "immediately", "first", "asap", "right", "straight"})
+_CLAUSE_MARKS = frozenset(".!?;:")
+
+
+def _laters(words: Sequence[str], seps: Sequence[str], verbs: frozenset[str],
+            find: Find) -> list[tuple[int, int, str]]:
+    """"Later" opening a sentence before a comma ("Later, send the rover"), or ending one whose
+    last clause names one action and nothing for now ("Send the rover to x 2, y 3 later."; not
+    "drive there; we will talk later", nor "search and land later"): for later."""
+    out = []
+    n = len(words)
+    for k, _ in find((("later",),)):
+        if (k == 0 or not SENTENCE_ENDS.isdisjoint(seps[k - 1])) and "," in seps[k]:
+            out.append((k, k + 1, LATER_KIND))
+        elif k + 1 == n or not SENTENCE_ENDS.isdisjoint(seps[k]):
+            start = k  # its clause's first word (one clause looked at per "later")
+            while start and _CLAUSE_MARKS.isdisjoint(seps[start - 1]):
+                start -= 1
+            said = words[start:k]
+            if _NOW.isdisjoint(said) and sum(w in verbs for w in said) == 1:
+                out.append((k, k + 1, LATER_KIND))
     return out
 
 
