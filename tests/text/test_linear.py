@@ -77,7 +77,7 @@ PADDING = {
 @pytest.fixture(scope="module")
 def crews() -> list[Crew]:
     """The packaged crews, with every reader run once on a short request (so that the crews
-    are loaded and the patterns compiled outside the timed readings)."""
+    are loaded and the patterns compiled outside the counted readings)."""
     loaded = [load_crew("sar"), load_crew("g1_go2")]
     for reader in _readers("x from 1 to 2, y in [3, 4]; bring me the cube to the charger",
                            loaded).values():
@@ -87,7 +87,7 @@ def crews() -> list[Crew]:
 
 def _readers(text: str, crews: list[Crew]) -> dict[str, Callable[[], object]]:
     """Every reader of a request on the gate's and the offline planner's path."""
-    facts = [RequestFacts.read("")]  # the timed reading below replaces it
+    facts = [RequestFacts.read("")]  # the reading below replaces it
 
     def read() -> object:
         facts[0] = RequestFacts.read(text)
