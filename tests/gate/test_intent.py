@@ -106,6 +106,17 @@ def test_an_action_said_of_the_robot_after_it_is_not_done_by_another(
     assert found(check(sar, request_, p)) == [(said[0], "substituted_robot", said[1])]
 
 
+@pytest.mark.parametrize("request_", [
+    "Send the drone to search x 0 to 5, y 0 to 5 and send the rover to the victim.",
+    "Dispatch the drone to survey x 0 to 5, y 0 to 5 and the rover to the victim.",
+])
+def test_a_robot_after_a_verb_it_cannot_do_leaves_that_verb_asked_of_the_robot_it_names(
+        sar: Crew, request_: str) -> None:
+    """"Send the drone" is no drive of the rover; the rover's drive is asked all the same where
+    the request asks it of the rover, by its own verb or in the same clause."""
+    assert found(check(sar, request_, plan("search_and_dispatch", *SEARCH, DISPATCH))) == []
+
+
 @pytest.mark.parametrize(("request_", "p"), [
     ("Stop the rover.", plan("abort", ("tb3", "stop", {}))),
     ("Land the drone.", plan("abort", LAND)),

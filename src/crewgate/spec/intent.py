@@ -549,11 +549,15 @@ class IntentChecks:
             # (the robot told carries in the plan a place or object its clause states: "have
             # the dog take the cube to room_b" is the humanoid's grab and the dog's walk, the
             # carry the workflow makes of it; "use the rover to search" with the rover driving
-            # to the victim is the drone's search all the same)
+            # to the victim is the drone's search all the same; and a step the request asks
+            # for besides, "send the drone to search ... and send the rover to the victim", or
+            # of a robot its clause names too, "dispatch the drone to ... and the rover to ...")
             stated = {r for t in (brief.places, brief.objects) for n in t
                       if n.clause == m.clause for r in n.referents}
             if step.ref in m.referents and step.robot not in agent.referents and not any(
-                    s.robot in agent.referents and s.names & stated for s in steps):
+                    s.robot in agent.referents and s.names & stated for s in steps) and not any(
+                    step.ref in a.referents for a in brief.actions) and (
+                    step.robot not in brief.clause_robots.get(m.clause, ())):
                 f.add(Code.SUBSTITUTED_ROBOT, f"the request asks {_names(agent.referents)} to "
                       f"{m.phrase!r}; {_names(agent.referents)} has no such skill, and "
                       f"{step.robot} may not take its place")
