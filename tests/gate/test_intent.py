@@ -156,6 +156,17 @@ def test_a_point_or_zone_given_to_a_robot_is_not_taken_by_one_not_named(
     assert found(check(sar, request_, p)) == [(said[0], "substituted_robot", said[1])]
 
 
+def test_a_zone_said_before_and_a_verb_naming_another_robot_is_not_that_robots(
+        sar: Crew) -> None:
+    """"Fly over ... and send the rover to whoever you find" gave the zone to the rover (one
+    part, naming only the rover) and refused the drone's search; a part of its own begins at
+    "and" before a verb that names a robot, and "and" before one that names none goes on with
+    the robot before it (the point of "make the drone go up and drive to x 2, y 3" is the
+    drone's, as the test above holds)."""
+    request_ = "Fly over x 0 to 5, y 0 to 5 and send the rover to whoever you find."
+    assert found(check(sar, request_, plan("search_and_dispatch", *SEARCH, DISPATCH))) == []
+
+
 def test_a_zone_said_beside_another_robot_with_its_action_as_a_gerund_is_searched(
         sar: Crew) -> None:
     request_ = "Send the rover to the victim after searching x 0 to 5, y 0 to 5."

@@ -284,6 +284,7 @@ class IntentChecks:
     _skills: dict[str, Skill]  # robot.skill -> the skill
     robots: PhraseTable  # the crew's robots by their names
     _verbs: frozenset[str]  # the words an action begins with
+    _and_verb: re.Pattern[str]  # "and" before one of them: where a part of a clause begins
     _slotted: dict[tuple[str, str], tuple[str, ...]]  # (robot.skill, slot) -> its parameters
 
     def _skill(self, ref: str) -> Skill:
@@ -591,17 +592,27 @@ class IntentChecks:
                 return
 
     def _given_to(self, brief: Brief) -> list[tuple[RequestFacts, frozenset[str], str]]:
-        """Each part of the request (a sentence, or a part of it ", then ..." begins) that states
-        points or zones, with the robots it names (read once per request, and only when a step
-        needs it): "fly over x 0 to 5, y 0 to 5 and land, then drive the rover to x 1, y 1"
-        gives the zone to no robot."""
+        """Each part of the request (a sentence, or a part of it ", then ..." begins, or "and"
+        and a verb that names a robot of its own) that states points or zones, with the robots
+        it names (read once per request, and only when a step needs it): "fly over x 0 to 5,
+        y 0 to 5 and land, then drive the rover to x 1, y 1" and "fly over x 0 to 5, y 0 to 5
+        and send the rover to whoever you find" give the zone to no robot; "make the drone go
+        up and drive to x 2, y 3" gives the point to the drone."""
         if brief.given_to is None:
             brief.given_to = []
-            for part in PART_BREAK.split(clean(brief.text)):
-                facts = RequestFacts.read(part)
-                if facts.points or facts.zones:
+            parts: list[tuple[str, frozenset[str]]] = []
+            for clause in PART_BREAK.split(clean(brief.text)):
+                for k, part in enumerate(self._and_verb.split(clause)):
                     robots = frozenset(r for m in Reading(part, self._verbs).mentions(
                         self.robots, stays=True) if m.negated is None for r in m.referents)
+                    if k and not robots:  # "... and drive to x 2, y 3": the same robot's
+                        before, named = parts[-1]
+                        parts[-1] = (f"{before} and {part}", named)
+                    else:
+                        parts.append((part, robots))
+            for part, robots in parts:
+                facts = RequestFacts.read(part)
+                if facts.points or facts.zones:
                     brief.given_to.append((facts, robots, part.strip()))
         return brief.given_to
 
@@ -728,6 +739,11 @@ class Intent(IntentChecks, Rule):
             k.slot in ("object", "zone") for k in skill.params.values()) and (
             any(owner in ("", ref.partition(".")[0]) for owner, _, _ in skill.split_effects)
             or any(k.slot in ("location", "point") for k in skill.params.values())))
+        # "fly over x 0 to 5, y 0 to 5 and send the rover ...": a part of its own begins at
+        # "and" before a verb of the crew's (the zone is given to no robot named after it)
+        self._and_verb = re.compile(r"\s+and\s+(?=(?:then\s+)?(?:" + "|".join(
+            sorted(map(re.escape, self._verbs), key=len, reverse=True)) + r")\b)",
+            re.IGNORECASE)
         self._takes = {slot: frozenset(
             name for name, robot in crew.robots.items() for skill in robot.skills.values()
             if skill.visible and any(k.slot == slot for k in skill.params.values()))
