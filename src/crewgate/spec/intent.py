@@ -600,17 +600,17 @@ class IntentChecks:
         up and drive to x 2, y 3" gives the point to the drone."""
         if brief.given_to is None:
             brief.given_to = []
-            parts: list[tuple[str, frozenset[str]]] = []
+            parts: list[tuple[list[str], frozenset[str]]] = []  # (its pieces, its robots)
             for clause in PART_BREAK.split(clean(brief.text)):
-                for k, part in enumerate(self._and_verb.split(clause)):
-                    robots = frozenset(r for m in Reading(part, self._verbs).mentions(
+                for k, piece in enumerate(self._and_verb.split(clause)):
+                    robots = frozenset(r for m in Reading(piece, self._verbs).mentions(
                         self.robots, stays=True) if m.negated is None for r in m.referents)
                     if k and not robots:  # "... and drive to x 2, y 3": the same robot's
-                        before, named = parts[-1]
-                        parts[-1] = (f"{before} and {part}", named)
+                        parts[-1][0].append(piece)
                     else:
-                        parts.append((part, robots))
-            for part, robots in parts:
+                        parts.append(([piece], robots))
+            for pieces, robots in parts:
+                part = " and ".join(pieces)
                 facts = RequestFacts.read(part)
                 if facts.points or facts.zones:
                     brief.given_to.append((facts, robots, part.strip()))
