@@ -127,9 +127,7 @@ def _run_jobs(plan: EvalPlan, caller: Caller, todo: Sequence[Job], jobs: int,
     """Every job's record, in order: resumed ones from ``done`` (recorded with the same
     fingerprint), the others run, ``jobs`` at once; each run is appended to the traces once
     every job before it is (superseding a stale record of its key)."""
-    name = caller.planner.name
-    model = getattr(caller.planner, "model", None)
-    model = model if isinstance(model, str) else None
+    name, model = caller.planner.name, _model(caller.planner)
     prints = [fingerprint(digest, scenario, cond, plan.seed + sample, name, model)
               for cond, scenario, sample, _ in todo]
     results: list[Record | None] = [None] * len(todo)
@@ -183,6 +181,12 @@ def _run_jobs(plan: EvalPlan, caller: Caller, todo: Sequence[Job], jobs: int,
     return [r for r in results if r is not None]
 
 
+def _model(planner: Planner) -> str | None:
+    """The model a planner asks, where it names one (hosted planners)."""
+    model = getattr(planner, "model", None)
+    return model if isinstance(model, str) else None
+
+
 def _mission(plan: EvalPlan, planner: Planner, cond: Condition, scenario: Scenario,
              sample: int, journal: Journal, *, model: str | None = None,
              calls: MissionCalls | None = None, printed: str = "") -> Record:
@@ -226,9 +230,7 @@ def _held_outputs(plan: EvalPlan, caller: Caller, jobs: int,
     planner = caller.planner
     path = plan.out / f"held_plans.{planner.name}.jsonl" if plan.out else None
     cond = CONDITIONS[SAMPLED_UNDER]
-    model = getattr(planner, "model", None)
-    prints = {s.id: fingerprint(digest, s, cond, plan.seed, planner.name,
-                                model if isinstance(model, str) else None)
+    prints = {s.id: fingerprint(digest, s, cond, plan.seed, planner.name, _model(planner))
               for s in plan.scenarios}
     outputs: dict[str, PlannerOutput] = {}
     if path is not None and path.exists():

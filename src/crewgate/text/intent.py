@@ -684,19 +684,26 @@ class Reading:
         """A sentence after another that is just a word that calls off (``_CALLING_OFF``;
         interjections before it): it takes back what came before ("Drive the rover to x 2,
         y 3. Cancel!"); "cancel the search" is a negation of the search."""
-        words, seps, n = self.words, self.seps, len(self.words)
+        seps = self.seps
         out = []
         for word in _CALLING_OFF.intersection(self._vocabulary):
             for i in self._at(word):
-                if i + 1 < n and _ENDS.isdisjoint(seps[i]):
-                    continue  # more follows in its sentence
-                start = i
-                while start and words[start - 1] in _INTERJECTIONS and _ENDS.isdisjoint(
-                        seps[start - 1]):
-                    start -= 1
-                if start and not _ENDS.isdisjoint(seps[start - 1]):
-                    out.append((start, i + 1))
+                k = self._interjected(i, i + 1, _ENDS)
+                if k and not _ENDS.isdisjoint(seps[k - 1]):
+                    out.append((k, i + 1))
         return out
+
+    def _interjected(self, start: int, end: int, ends: frozenset[str]) -> int | None:
+        """Where the interjections right before the words [start, end) begin, in their
+        sentence (marked by ``ends``), when those words end it ("okay, scrap.", "wait, no,
+        don't."); None when more follows them in it."""
+        words, seps = self.words, self.seps
+        if end < len(words) and ends.isdisjoint(seps[end - 1]):
+            return None
+        k = start
+        while k and words[k - 1] in _INTERJECTIONS and ends.isdisjoint(seps[k - 1]):
+            k -= 1
+        return k
 
     @_once
     def _no_after(self) -> list[tuple[int, int]]:
@@ -753,15 +760,12 @@ class Reading:
         """The prohibitions with nothing after them in their sentence that open it, or follow
         a comma past interjections ("..., wait, no, don't."; not "the rover, don't", which is
         said of the rover): they take back what came before."""
-        words, seps, n = self.words, self.seps, len(self.words)
+        seps = self.seps
         out = []
         for start, end in self.find(BARE_PROHIBITIONS):
-            if end < n and _SENTENCE_ENDS.isdisjoint(seps[end - 1]):
+            k = self._interjected(start, end, _SENTENCE_ENDS)
+            if k is None:
                 continue  # something follows it in its sentence: a prohibition of that
-            k = start
-            while k and words[k - 1] in _INTERJECTIONS and _SENTENCE_ENDS.isdisjoint(
-                    seps[k - 1]):
-                k -= 1
             if k == 0 or not _SENTENCE_ENDS.isdisjoint(seps[k - 1]) or (
                     k < start and "," in seps[k - 1]):
                 out.append((start, end))
