@@ -1,5 +1,11 @@
-"""JSON values crewgate did not make: non-finite floats carried through JSON, and untrusted
-values quoted in messages.
+"""JSON crewgate did not make: read as hostile, non-finite floats carried through it, and
+untrusted values quoted in messages.
+
+:func:`loads` reads JSON from outside the process (a replay file, a ROS 2 topic, an
+evaluation's files, the response cache): every failure is a ``ValueError`` naming it, including
+what the standard decoder lets through or raises otherwise: NaN and Infinity literals and
+numbers too large for a float (non-finite numbers are errors everywhere), and nesting deep
+enough to exhaust the decoder's recursion.
 
 JSON has no literal for NaN or infinity, and a NaN fix must survive the trip to be refused:
 non-finite floats travel as the strings "nan", "inf", "-inf" (the journal, the ROS 2 protocol).
@@ -8,10 +14,32 @@ deeply nested repr."""
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Any
 
 NONFINITE = ("nan", "inf", "-inf")
+MAX_DEPTH = 32  # nesting decode_nonfinite reads (a protocol message nests a few levels)
+
+
+def loads(text: str | bytes) -> Any:
+    """The JSON value of ``text``; a ValueError for anything else (see the module's doc)."""
+    try:
+        return json.loads(text, parse_constant=_no_constant, parse_float=_finite)
+    except RecursionError:  # the C decoder stops cleanly at the interpreter's recursion limit
+        raise ValueError("the JSON nests too deep to be read") from None
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number crewgate reads (non-finite numbers are errors)")
+
+
+def _finite(digits: str) -> float:
+    value = float(digits)
+    if not math.isfinite(value):  # "1e400"
+        raise ValueError(f"{digits} is not a number crewgate reads (non-finite numbers are "
+                         "errors)")
+    return value
 
 
 def encode_nonfinite(value: Any) -> Any:
@@ -25,14 +53,17 @@ def encode_nonfinite(value: Any) -> Any:
     return value
 
 
-def decode_nonfinite(value: Any) -> Any:
-    """The inverse of :func:`encode_nonfinite` on decoded JSON."""
+def decode_nonfinite(value: Any, depth: int = 0) -> Any:
+    """The inverse of :func:`encode_nonfinite` on decoded JSON; a ValueError for a value nested
+    deeper than ``MAX_DEPTH`` (so that its recursion stays shallow)."""
     if isinstance(value, str) and value in NONFINITE:
         return float(value)
+    if isinstance(value, dict | list) and depth >= MAX_DEPTH:
+        raise ValueError(f"the JSON nests deeper than {MAX_DEPTH} levels")
     if isinstance(value, dict):
-        return {k: decode_nonfinite(v) for k, v in value.items()}
+        return {k: decode_nonfinite(v, depth + 1) for k, v in value.items()}
     if isinstance(value, list):
-        return [decode_nonfinite(v) for v in value]
+        return [decode_nonfinite(v, depth + 1) for v in value]
     return value
 
 

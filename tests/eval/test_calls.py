@@ -178,6 +178,8 @@ def test_a_cut_off_answer_stays_cut_off_from_the_cache(tmp_path: Path) -> None:
     '{"raw": "", "failure": null, "planning_s": NaN, "usage": {}}',
     '{"raw": "", "failure": null, "planning_s": 0, "usage": {"t": -1}}',
     '{"raw": "", "failure": [1], "planning_s": 0, "usage": {}}',
+    '{"raw": "", "failure": null, "planning_s": 0, "usage": ' + "[" * 100_000 + "]" * 100_000
+    + "}",
 ])
 def test_a_damaged_row_is_a_miss(tmp_path: Path, stored: str) -> None:
     path = tmp_path / "cache.sqlite3"

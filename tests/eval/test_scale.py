@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from crewgate.errors import InputFileError
 from crewgate.eval.cache import ResponseCache
 from crewgate.eval.calls import RetryPolicy
 from crewgate.eval.metrics import compute
@@ -202,6 +203,43 @@ def test_the_held_plan_ablation_samples_at_once(tmp_path: Path, g1_go2: Crew,
         run_evaluation(EvalPlan(g1_go2, extended, [planner], scenarios=edited, held_plan=True,
                                 retry=NO_WAIT, out=tmp_path))
         assert len(server.requests) == 1
+    # a line cut by a killed run is left out (its plan sampled again); any other bad line is a
+    # clean error naming it, never a traceback
+    path = tmp_path / "held_plans.openai.jsonl"
+    whole = path.read_text()
+    path.write_text(whole + '{"scenario": "' + edited[1].id + '", "outp')  # no newline
+    with FakeOpenAIServer(respond=by_request(answers(edited))) as server:
+        planner = OpenAIPlanner("fake-model", base_url=server.base_url)
+        run_evaluation(EvalPlan(g1_go2, extended, [planner], scenarios=edited, held_plan=True,
+                                retry=NO_WAIT, out=tmp_path))
+        assert len(server.requests) == 0
+        # the next plan sampled replaces the cut line, which leaves no broken line behind
+        again = [edited[0], edited[1].model_copy(update={"request": "Walk the dog to room_a."}),
+                 *edited[2:]]
+        for _ in range(2):  # (the second reads the file the first wrote)
+            run_evaluation(EvalPlan(g1_go2, extended, [planner], scenarios=again,
+                                    held_plan=True, retry=NO_WAIT, out=tmp_path))
+    last = path.read_text().splitlines()[-1]
+    assert json.loads(last)["request"] == "Walk the dog to room_a."
+    assert path.read_text() == whole + last + "\n"
+    whole = path.read_text()
+    lines = whole.splitlines()
+    shape = ("not a held plan (a scenario id, the raw output, its planning time, token counts "
+             "and note, as `crewgate eval` writes them); delete the file to sample the held "
+             "plans again")
+    scenario = json.dumps(edited[1].id)
+    for bad, why in (
+            ('{"scenario": [' + scenario + '], "output": "{}"}', shape),
+            ('{"scenario": ' + scenario + ', "output": {"steps": []}}', shape),
+            ('{"scenario": ' + scenario + ', "output": "{}", "planning_s": NaN}',
+             "not a held plan: NaN is not a number crewgate reads (non-finite numbers are "
+             "errors)")):
+        path.write_text("\n".join([lines[0], bad, *lines[1:]]) + "\n")
+        planner = OpenAIPlanner("fake-model", base_url="http://127.0.0.1:9")
+        with pytest.raises(InputFileError) as caught:
+            run_evaluation(EvalPlan(g1_go2, extended, [planner], scenarios=edited,
+                                    held_plan=True, retry=NO_WAIT, out=tmp_path))
+        assert str(caught.value) == f"{path}:2: {why}"
 
 
 def test_an_interrupted_run_keeps_what_it_wrote_in_order_and_resumes(
@@ -224,7 +262,11 @@ def test_an_interrupted_run_keeps_what_it_wrote_in_order_and_resumes(
     kept = [json.loads(line)["key"] for line in traces.read_text().splitlines()]
     assert 2 <= len(kept) < len(order)
     assert kept == order[:len(kept)]  # a prefix of the sequential order, nothing out of turn
+    # killed while writing a record: its cut line is left out, its mission run again and
+    # written in its place
+    traces.write_text(traces.read_text() + '{"key": "slow|')
     resumed = run_evaluation(plan)
+    assert [r["key"] for r in TraceFile(traces).read()] == order
     whole = run_evaluation(EvalPlan(g1_go2, extended, [SlowReference(scenarios)],
                                     scenarios=scenarios, jobs=1, out=tmp_path / "whole"))
     assert [r["key"] for r in resumed] == order

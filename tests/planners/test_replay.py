@@ -78,6 +78,39 @@ def test_raw_text_outputs_are_parsed_tolerantly(tmp_path: Path, sar: Crew) -> No
     assert result.status == "completed"
 
 
+_LINE = '{"scenario": "a", "condition": "ro", "output": "x"'  # a record, open for one more field
+_FIX = ('; each line must be {"scenario": ID, "condition": NAME, "attempt": 1|2, '
+        '"output": ...}')
+
+
+@pytest.mark.parametrize(("line", "why"), [
+    (_LINE + ', "planning_s": NaN}',
+     "NaN is not a number crewgate reads (non-finite numbers are errors)"),
+    (_LINE + ', "planning_s": 1e400}', "1e400 is not a number crewgate reads (non-finite "
+     "numbers are errors)"),
+    (_LINE + ', "planning_s": "fast"}', "'planning_s' is seconds, not 'fast'"),
+    (_LINE + ', "request": ["Land the drone."]}', "'request' is text, not ['Land the drone.']"),
+    (_LINE + ', "attempt": true}', "'attempt' is 1 or more, not True"),
+    (_LINE + ', "attempt": 0}', "'attempt' is 1 or more, not 0"),
+    ('{"scenario": ["a"], "condition": "ro", "output": "x"}',
+     "'scenario' and 'condition' are strings"),
+    ('{"scenario": "a", "condition": "ro", "output": 5}',
+     "'output' is raw text or a plan object, not 5"),
+    ('{"scenario": "a", "condition": "ro"}', "no 'output'"),
+    ("[1, 2]", "a JSON list, not an object"),
+    (_LINE + ', "note": ' + "[" * 100_000 + "]" * 100_000 + "}",
+     "the JSON nests too deep to be read"),
+])
+def test_a_hostile_line_is_an_error_naming_it_and_what_is_wrong(tmp_path: Path, line: str,
+                                                                why: str) -> None:
+    # crewgate run --planner replay --plans FILE: a clean error, never a traceback
+    path = tmp_path / "plans.jsonl"
+    path.write_text(_LINE + "}\n" + line + "\n", encoding="utf-8")
+    with pytest.raises(InputFileError) as caught:
+        read_records(path)
+    assert str(caught.value) == f"{path}:2: not a replay record ({why}){_FIX}"
+
+
 def test_bad_files_name_the_line(tmp_path: Path, sar: Crew) -> None:
     path = tmp_path / "bad.jsonl"
     path.write_text('{"scenario": "a", "condition": "ro", "attempt": 1, "output": {}}\n'

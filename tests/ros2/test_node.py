@@ -392,3 +392,34 @@ def test_mirrored_state_wins_over_the_local_copy_and_expires() -> None:
 def test_tokens_are_stable_hashes_of_the_request_id() -> None:
     assert token_of("abc") == token_of("abc") != token_of("abd")
     assert 0 <= token_of("abc") < 2**64
+
+
+def test_hostile_messages_on_every_topic_are_ignored_and_logged() -> None:
+    # anyone on the domain can publish: a message nested past the decoder's recursion, or with
+    # NaN, is logged and ignored; the node goes on (no exception leaves a callback)
+    server, sink, _ = _server("tb3")
+    deep = '{"id": "r9", "skill": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    nan = '{"id": "r9", "robot": "iris", "skill": "stop", "fields": {"x": NaN}}'
+    for text in (deep, nan):
+        server.on_request("tb3", text)
+        server.on_cancel(text)
+        server.on_state("iris", text)
+        server.on_objects(text)
+        server.on_heartbeat(text)
+    too_deep, not_a_number = ("the JSON nests too deep to be read",
+                              "NaN is not a number crewgate reads (non-finite numbers are errors)")
+    assert [line.replace(deep[:80], "DEEP").replace(nan[:80], "NAN") for line in sink.logs] == [
+        f"ignored a malformed request 'DEEP': {too_deep}",
+        f"ignored a malformed cancel 'DEEP': {too_deep}",
+        f"ignored malformed state of iris: {too_deep}",
+        f"ignored a malformed object map: {too_deep}",
+        f"ignored a malformed heartbeat 'DEEP': {too_deep}",
+        f"ignored a malformed request 'NAN': {not_a_number}",
+        f"ignored a malformed cancel 'NAN': {not_a_number}",
+        f"ignored malformed state of iris: {not_a_number}",
+        f"ignored a malformed object map: {not_a_number}",
+        f"ignored a malformed heartbeat 'NAN': {not_a_number}",
+    ]
+    assert sink.feedbacks == []
+    server.on_request("tb3", _req("stop"))  # and it still serves requests
+    assert [f.status for f in sink.feedbacks] == ["accepted"]

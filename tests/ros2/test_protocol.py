@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
-from crewgate.ros2.protocol import Topics, decode_cancel, encode_cancel, loads
+import pytest
+
+from crewgate.ros2.protocol import Topics, decode_cancel, decode_state, encode_cancel, loads
 from crewgate.spec import load_crew
 
 WIRED = Path(__file__).parent.parent / "data" / "crews" / "wired.yaml"
@@ -37,9 +40,21 @@ def test_cancel_round_trips_and_non_finite_numbers_survive() -> None:
     assert math.isnan(loads('{"x": "nan"}')["x"])
 
 
-def test_an_unknown_interface_type_names_it_and_the_fix() -> None:
-    import pytest
+@pytest.mark.parametrize(("text", "why"), [
+    ('{"robot": "tb3", "fields": {"x": NaN}}',
+     "NaN is not a number crewgate reads (non-finite numbers are errors)"),
+    ('{"robot": "tb3", "fields": ' + "[" * 100_000 + "]" * 100_000 + "}",
+     "the JSON nests too deep to be read"),
+    ('{"robot": "tb3", "fields": {"x": ' + "[" * 40 + "]" * 40 + "}}",
+     "the JSON nests deeper than 32 levels"),
+])
+def test_a_hostile_message_is_a_value_error_a_node_ignores(text: str, why: str) -> None:
+    # what any publisher on the domain sends: never an exception that stops a node's callbacks
+    with pytest.raises(ValueError, match=f"^{re.escape(why)}$"):
+        decode_state(text)
 
+
+def test_an_unknown_interface_type_names_it_and_the_fix() -> None:
     from crewgate.errors import UserError
     from crewgate.ros2.runtime import interface
 

@@ -29,10 +29,10 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from crewgate.errors import UserError
-from crewgate.plan import ParseFailure, parse_plan
-from crewgate.planners.base import PlannerOutput, PlanningRequest
+from crewgate.jsonsafe import loads
+from crewgate.plan import ParseFailure
+from crewgate.planners.base import PlannerOutput, PlanningRequest, stored_output
 
-MAX_RAW_CHARS = 1_000_000  # a cached answer longer than this is not trusted (a miss)
 _SCHEMA = """CREATE TABLE IF NOT EXISTS answers (
     key TEXT PRIMARY KEY, planner TEXT NOT NULL, answer TEXT NOT NULL, stored REAL NOT NULL)"""
 
@@ -108,21 +108,10 @@ class ResponseCache:
 def _decode(text: object) -> PlannerOutput | None:
     """A stored answer, or None when it is not one (never trusted further than its shape)."""
     try:
-        data = json.loads(text) if isinstance(text, str) else None
+        data = loads(text) if isinstance(text, str) else None
     except ValueError:
         return None
     if not isinstance(data, Mapping):
         return None
-    raw, failure, spent = data.get("raw"), data.get("failure"), data.get("planning_s")
-    usage, note = data.get("usage"), data.get("note", "")
-    if (not isinstance(raw, str) or len(raw) > MAX_RAW_CHARS or not isinstance(note, str)
-            or not isinstance(spent, int | float) or isinstance(spent, bool)
-            or not 0 <= spent < 1e6 or not isinstance(usage, Mapping)
-            or not all(isinstance(k, str) and type(v) is int and v >= 0
-                       for k, v in usage.items())):
-        return None
-    if failure is not None and not (isinstance(failure, list)
-                                    and all(isinstance(p, str) for p in failure)):
-        return None
-    plan = ParseFailure(tuple(failure), raw) if failure else parse_plan(raw)
-    return PlannerOutput(raw, plan, float(spent), dict(usage), note)
+    return stored_output(data.get("raw"), data.get("planning_s"), data.get("usage"),
+                         data.get("note", ""), data.get("failure"))

@@ -11,10 +11,11 @@ import hashlib
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from crewgate import __version__
 from crewgate.errors import InputFileError
+from crewgate.jsonsafe import loads
 from crewgate.orchestrator.result import MissionResult
 from crewgate.spec import Crew
 from crewgate.suites import Scenario
@@ -70,10 +71,7 @@ class TraceFile:
         return {r["key"] for r in self.read()} if self.path.exists() else set()
 
     def append(self, record: Record) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with self.path.open("a", encoding="utf-8") as handle:
-            handle.write(json.dumps(record, allow_nan=False) + "\n")
-            handle.flush()
+        append_line(self.path, json.dumps(record, allow_nan=False))
 
     def read(self) -> list[Record]:
         latest: dict[str, Record] = {}
@@ -86,17 +84,55 @@ class TraceFile:
         return list(latest.values())
 
     def _iter(self) -> Iterator[Record]:
+        for _, record in written_lines(self.path, "trace record"):
+            yield record
+
+
+def append_line(path: Path, line: str) -> None:
+    """Append one line to a JSON Lines file an evaluation writes. A last line cut by a killed
+    run (no newline at its end: a record never finished, left out when read) is dropped first,
+    so that it does not become a broken line inside the file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a+b") as handle:
+        end = handle.seek(0, 2)
+        if end:
+            handle.seek(end - 1)
+            if handle.read(1) != b"\n":
+                handle.truncate(_line_start(handle, end))
+        handle.write((line + "\n").encode("utf-8"))
+        handle.flush()
+
+
+def _line_start(handle: BinaryIO, end: int) -> int:
+    """Where the line that ends at ``end`` starts (read back in blocks)."""
+    while end > 0:
+        start = max(0, end - 65_536)
+        handle.seek(start)
+        found = handle.read(end - start).rfind(b"\n")
+        if found != -1:
+            return start + found + 1
+        end = start
+    return 0
+
+
+def written_lines(path: Path, what: str) -> Iterator[tuple[int, Any]]:
+    """(line number, JSON value) of each line of a JSON Lines file an evaluation appends to
+    (see :func:`crewgate.jsonsafe.loads`). A last line that is not JSON was cut by an
+    interrupted run and is left out (what it held is run again); any other is an
+    InputFileError naming the file and the line."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        raise InputFileError(f"no traces at {path}; run `crewgate eval ... --out DIR` "
+                             "first") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputFileError(f"cannot read {path}: {exc}") from exc
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
         try:
-            lines = self.path.read_text(encoding="utf-8").splitlines()
-        except FileNotFoundError:
-            raise InputFileError(f"no traces at {self.path}; run `crewgate eval ... --out DIR` "
-                                 "first") from None
-        for number, line in enumerate(lines, 1):
-            if not line.strip():
-                continue
-            try:
-                yield json.loads(line)
-            except json.JSONDecodeError as exc:
-                if number == len(lines):
-                    continue  # a line cut by an interrupted run: it will be run again
-                raise InputFileError(f"{self.path}:{number}: not a trace record: {exc}") from exc
+            yield number, loads(line)
+        except ValueError as exc:
+            if number == len(lines):
+                continue  # a line cut by an interrupted run: it will be run again
+            raise InputFileError(f"{path}:{number}: not a {what}: {exc}") from exc

@@ -26,21 +26,29 @@ from pathlib import Path
 
 from crewgate.api import run_mission
 from crewgate.conditions import CONDITIONS, Condition, Knowledge
-from crewgate.errors import PlannerError
+from crewgate.errors import InputFileError, PlannerError
 from crewgate.eval.cache import ResponseCache
 from crewgate.eval.calls import Caller, MissionCalls, RetryPolicy
 from crewgate.eval.records import (
     Record,
     TraceFile,
+    append_line,
     crew_digest,
     fingerprint,
     make_record,
     run_key,
+    written_lines,
 )
 from crewgate.journal import Journal
 from crewgate.orchestrator import new_mission_id
 from crewgate.plan import parse_plan
-from crewgate.planners.base import Planner, PlannerOutput, PlanningRequest, Proposal
+from crewgate.planners.base import (
+    Planner,
+    PlannerOutput,
+    PlanningRequest,
+    Proposal,
+    stored_output,
+)
 from crewgate.render import plan_json_schema, render_context
 from crewgate.render.retrieval import focus
 from crewgate.sim.section import SimSection
@@ -234,14 +242,18 @@ def _held_outputs(plan: EvalPlan, caller: Caller, jobs: int,
               for s in plan.scenarios}
     outputs: dict[str, PlannerOutput] = {}
     if path is not None and path.exists():
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                rec = json.loads(line)
-                if rec.get("fingerprint") != prints.get(rec["scenario"]):
-                    continue  # sampled another way: sampled again (appended, read last)
-                outputs[rec["scenario"]] = PlannerOutput(
-                    rec["output"], parse_plan(rec["output"]), rec.get("planning_s", 0.0),
-                    rec.get("usage", {}), rec.get("note", ""))
+        for number, rec in written_lines(path, "held plan"):
+            scenario = rec.get("scenario") if isinstance(rec, dict) else None
+            held = stored_output(rec.get("output"), rec.get("planning_s", 0.0),
+                                 rec.get("usage", {}), rec.get("note", "")) \
+                if scenario is not None else None
+            if held is None or not isinstance(scenario, str):
+                raise InputFileError(
+                    f"{path}:{number}: not a held plan (a scenario id, the raw output, its "
+                    "planning time, token counts and note, as `crewgate eval` writes them); "
+                    "delete the file to sample the held plans again")
+            if rec.get("fingerprint") == prints.get(scenario):  # else sampled another way:
+                outputs[scenario] = held  # sampled again (appended, read last)
     missing = [s for s in plan.scenarios if s.id not in outputs]
 
     def sample(scenario: Scenario) -> PlannerOutput:
@@ -266,11 +278,9 @@ def _held_outputs(plan: EvalPlan, caller: Caller, jobs: int,
     for scenario, out in zip(missing, answers, strict=True):
         outputs[scenario.id] = out
         if path is not None:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            with path.open("a", encoding="utf-8") as handle:
-                handle.write(json.dumps({
-                    "scenario": scenario.id, "condition": SAMPLED_UNDER, "attempt": 1,
-                    "output": out.raw, "planning_s": out.planning_s, "usage": dict(out.usage),
-                    "note": out.note, "request": scenario.request,
-                    "fingerprint": prints[scenario.id]}) + "\n")
+            append_line(path, json.dumps({
+                "scenario": scenario.id, "condition": SAMPLED_UNDER, "attempt": 1,
+                "output": out.raw, "planning_s": out.planning_s, "usage": dict(out.usage),
+                "note": out.note, "request": scenario.request,
+                "fingerprint": prints[scenario.id]}))
     return outputs

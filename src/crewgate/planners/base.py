@@ -51,6 +51,29 @@ class PlannerOutput:
     note: str = ""  # why the planner proposes no plan (e.g. no workflow fits the request)
 
 
+MAX_STORED_RAW_CHARS = 1_000_000  # a stored answer longer than this is not trusted
+
+
+def stored_output(raw: object, spent: object, usage: object, note: object,
+                  failure: object = None) -> PlannerOutput | None:
+    """A planner's answer as kept in a file crewgate wrote (the evaluation's response cache,
+    its held plans), or None when the stored values are not one (never trusted further than
+    their shape: a damaged or foreign file): raw text, a finite planning time in seconds,
+    token counts, a note, and the parse failure's problems when the answer was kept as one."""
+    if (not isinstance(raw, str) or len(raw) > MAX_STORED_RAW_CHARS
+            or not isinstance(note, str)
+            or not isinstance(spent, int | float) or isinstance(spent, bool)
+            or not 0 <= spent < 1e6 or not isinstance(usage, Mapping)
+            or not all(isinstance(k, str) and type(v) is int and v >= 0
+                       for k, v in usage.items())):
+        return None
+    if failure is not None and not (isinstance(failure, list)
+                                    and all(isinstance(p, str) for p in failure)):
+        return None
+    plan = ParseFailure(tuple(failure), raw) if failure else parse_plan(raw)
+    return PlannerOutput(raw, plan, float(spent), dict(usage), note)
+
+
 @dataclass(frozen=True, slots=True)
 class Proposal:
     """What a backend's ``_propose`` returns.

@@ -20,6 +20,7 @@ from typing import Any, Self
 from pydantic import Field
 
 from crewgate.errors import InputFileError, PlannerError
+from crewgate.jsonsafe import loads, quoted
 from crewgate.limits import MAX_RECORDS_CHARS, read_text
 from crewgate.plan import parse_plan
 from crewgate.planners.base import Planner, PlanningRequest, Proposal
@@ -89,19 +90,16 @@ class ReplayPlanner(Planner):
 
 
 def read_records(path: Path) -> list[Record]:
-    """Records of a replay file; a bad line is a UserError naming the file and line."""
+    """Records of a replay file; a bad line is a UserError naming the file, the line and what
+    is wrong with it."""
     lines = read_text(path, "replay file", MAX_RECORDS_CHARS).splitlines()
     records = []
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
-            obj = json.loads(line)
-            records.append(Record(
-                scenario=str(obj["scenario"]), condition=str(obj["condition"]),
-                attempt=int(obj.get("attempt", 1)), output=obj["output"],
-                request=obj.get("request"), planning_s=obj.get("planning_s")))
-        except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+            records.append(record_of(loads(line)))
+        except ValueError as exc:
             raise InputFileError(
                 f"{path}:{number}: not a replay record ({exc}); each line must be "
                 '{"scenario": ID, "condition": NAME, "attempt": 1|2, "output": ...}') from exc
@@ -109,3 +107,27 @@ def read_records(path: Path) -> list[Record]:
         raise InputFileError(f"replay file {str(path)!r} holds no records")
     return records
 
+
+def record_of(obj: object) -> Record:
+    """A replay record from a line's JSON value; a ValueError naming the field that is not one
+    (an output is raw text or a plan object; a planning time a finite number of seconds)."""
+    if not isinstance(obj, dict):
+        raise ValueError(f"a JSON {type(obj).__name__}, not an object")
+    for name in ("scenario", "condition", "output"):
+        if name not in obj:
+            raise ValueError(f"no {name!r}")
+    scenario, condition, output = obj["scenario"], obj["condition"], obj["output"]
+    attempt, request, spent = obj.get("attempt", 1), obj.get("request"), obj.get("planning_s")
+    if not isinstance(scenario, str) or not isinstance(condition, str):
+        raise ValueError("'scenario' and 'condition' are strings")
+    if type(attempt) is not int or attempt < 1:
+        raise ValueError(f"'attempt' is 1 or more, not {quoted(attempt)}")
+    if not isinstance(output, str | dict):
+        raise ValueError(f"'output' is raw text or a plan object, not {quoted(output)}")
+    if request is not None and not isinstance(request, str):
+        raise ValueError(f"'request' is text, not {quoted(request)}")
+    if spent is not None and (not isinstance(spent, int | float) or isinstance(spent, bool)
+                              or not 0 <= spent < 1e9):
+        raise ValueError(f"'planning_s' is seconds, not {quoted(spent)}")
+    return Record(scenario, condition, attempt, output, request,
+                  None if spent is None else float(spent))

@@ -13,7 +13,6 @@ While a mission runs, the adapter publishes the orchestrator's heartbeat
 from __future__ import annotations
 
 import itertools
-import json
 import math
 import secrets
 import threading
@@ -24,6 +23,7 @@ from typing import Any
 from crewgate.adapters.base import Adapter
 from crewgate.commands import RUNNING, Command, Progress, Status
 from crewgate.errors import AdapterError
+from crewgate.jsonsafe import loads
 from crewgate.ros2.heartbeat import Heartbeat
 from crewgate.ros2.protocol import (
     Feedback,
@@ -138,7 +138,7 @@ class Ros2Adapter(Adapter):
         """``{OBJECT: WHERE}`` on the crew's objects topic; what is not the crew's is ignored
         (bounded: one entry per crew object at most)."""
         try:
-            found = json.loads(msg.data) if len(msg.data) <= MAX_OBJECTS_TEXT else None
+            found = loads(msg.data) if len(msg.data) <= MAX_OBJECTS_TEXT else None
         except (ValueError, TypeError):
             return
         if not isinstance(found, dict):

@@ -33,6 +33,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+from crewgate import jsonsafe
 from crewgate.jsonsafe import decode_nonfinite, encode_nonfinite
 
 if TYPE_CHECKING:
@@ -203,4 +204,6 @@ def dumps(obj: Any) -> str:
 
 
 def loads(text: str) -> Any:
-    return decode_nonfinite(json.loads(text))
+    """A message's JSON (non-finite numbers as their strings); a ValueError for what is none
+    (bad JSON, NaN literals, nesting deeper than any message's)."""
+    return decode_nonfinite(jsonsafe.loads(text))

@@ -29,7 +29,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from crewgate.errors import CrewgateError, NotFoundError, UserError
 from crewgate.journal import Event, Journal
-from crewgate.jsonsafe import encode_nonfinite
+from crewgate.jsonsafe import encode_nonfinite, loads
 from crewgate.limits import MAX_REQUEST_CHARS, check_request
 from crewgate.service.auth import Role, Tokens, User
 from crewgate.service.desk import Forbidden, MissionDesk, SubmitError
@@ -361,7 +361,7 @@ def _body(raw: bytes, model: type[BaseModel]) -> Any:
         raise ApiError(400, "bad_request", f"the body nests {depth} levels deep; at most "
                        f"{MAX_JSON_DEPTH} are read")
     try:
-        data = json.loads(text, parse_constant=_no_constant)
+        data = loads(text)
     except ValueError as exc:
         raise ApiError(400, "bad_request", f"the body is not JSON: {exc}") from exc
     if not isinstance(data, dict):
@@ -373,10 +373,6 @@ def _body(raw: bytes, model: type[BaseModel]) -> Any:
         problems = "; ".join(f"{'.'.join(str(p) for p in e['loc']) or 'body'}: {e['msg']}"
                              for e in exc.errors()[:5])
         raise ApiError(422, "invalid", problems) from exc
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number crewgate reads (non-finite numbers are errors)")
 
 
 def _depth(text: str) -> int:
