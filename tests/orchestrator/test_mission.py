@@ -74,6 +74,27 @@ def test_replan_gets_structured_feedback_and_can_succeed(sar: Crew, journal: Jou
     assert refs(result) == ["tb3.navigate_to"]
 
 
+class SameAnswer(ScriptedPlanner):
+    """Answers every attempt alike, as the exemplar does (its answer is the request's alone)."""
+
+    replans = False
+
+
+def test_a_planner_that_would_answer_the_same_is_not_asked_again(
+        sar: Crew, journal: Journal) -> None:
+    from crewgate.planners.exemplar.planner import ExemplarPlanner
+
+    planner = SameAnswer([BAD_DISPATCH, GOOD_DISPATCH])
+    result = run_mission(sar, DISPATCH, planner, journal=journal)
+    assert result.status == "refused"
+    assert len(planner.requests) == 1
+    assert [a.number for a in result.attempts] == [1]
+    assert result.codes == ["out_of_bounds", "substituted_value"]
+    assert "replan" not in kinds(journal, result)
+    assert ExemplarPlanner.replans is False
+    assert ScriptedPlanner.replans is True
+
+
 def test_malformed_output_is_refused_not_raised(sar: Crew, run: Runner) -> None:
     result = run(sar, DISPATCH, "Sorry, I can't produce JSON today.")
     assert result.status == "refused"

@@ -1,5 +1,6 @@
 """The planning phase of a mission: ask the planner, validate the whole plan, and on a refusal
-give the planner the gate's problems once (one replan under ``ro``). Nothing moves here."""
+give the planner the gate's problems once (one replan under ``ro``; not for a planner whose
+answer would be the same, ``Planner.replans``). Nothing moves here."""
 
 from __future__ import annotations
 
@@ -44,7 +45,7 @@ def plan_mission(mission: Mission, planner: Planner) -> Plan | None:
         _record(mission, attempt, out, plan, verdict)
         if verdict.accepted or (not cond.enforce and plan is not None):
             return plan
-        if attempt > cond.replans or _nothing_asked(verdict):
+        if attempt > cond.replans or _nothing_asked(verdict) or not planner.replans:
             _refuse(mission, verdict, out.note)
             return None
         feedback = verdict.feedback()

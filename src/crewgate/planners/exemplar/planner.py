@@ -110,6 +110,7 @@ class ExemplarPlanner(Planner):
 
     name = "exemplar"
     Options = ExemplarOptions
+    replans = False  # its answer depends on the request alone
 
     def __init__(self, crew: Crew, encoder: Encoder | None = None,
                  threshold: float | None = None, *,
