@@ -175,3 +175,24 @@ def test_a_false_dispatch_is_an_executed_command(tmp_path: Path) -> None:
     assert moved  # e.g. the quadruped walking to a substituted destination
     assert compute(_by(records, "skill-list"))["conditions"]["skill-list"][
         "violating_motion_m"]["mean"] > 0
+
+
+class _Refused(ReplayPlanner):
+    """The study's answers, from a planner that would answer a replan the same way."""
+
+    replans = False
+
+
+def test_an_evaluation_does_not_replan_a_planner_that_answers_the_same() -> None:
+    crew = load_crew("sar")
+    args = (crew, load_suite("sar"))
+    again = run_evaluation(EvalPlan(*args, [_replay(SAR_4ARM)], conditions=[CONDITIONS["ro"]]))
+    once = run_evaluation(EvalPlan(*args, [_Refused(read_records(SAR_4ARM))],
+                                   conditions=[CONDITIONS["ro"]]))
+    refused = [r["scenario"] for r in again if r["status"] == "refused"]
+    assert len(refused) == 6  # each asked twice ...
+    assert {len(r["attempts"]) for r in again if r["status"] == "refused"} == {2}
+    # ... and once when the planner says its answer would be the same, with the same results
+    assert {len(r["attempts"]) for r in once} == {1}
+    assert [(r["scenario"], r["status"], r["codes"]) for r in once] == [
+        (r["scenario"], r["status"], r["codes"]) for r in again]

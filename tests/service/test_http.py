@@ -418,3 +418,20 @@ def test_a_slow_journal_does_not_spend_the_dispatch_window_of_a_paced_simulator(
     done = svc.call("POST", "/api/missions", json={"request": request, "plan": good,
                                                    "wait_s": 60}).json()
     assert (done["status"], done["codes"]) == ("completed", [])
+
+
+def test_a_planner_that_would_answer_the_same_is_asked_once(make_service: Make) -> None:
+    from crewgate.planners import ScriptedPlanner
+
+    class SameAnswer(ScriptedPlanner):
+        replans = False  # as the exemplar: its answer is the request's alone
+
+    request, _ = drive(2.5, -4.0)
+    _, wrong = drive(2.5, 4.0)
+    planner = SameAnswer([wrong])
+    svc = make_service(planner=planner)
+    mission = svc.call("POST", "/api/missions", json={"request": request}).json()["mission"]
+    detail = svc.until(mission, lambda d: d["status"] not in ("planning", "waiting", "running"))
+    assert detail["status"] == "refused"
+    assert [v["accepted"] for v in detail["verdicts"]] == [False]
+    assert len(planner.requests) == 1

@@ -158,6 +158,7 @@ class MissionCalls(Planner):
 
     def __init__(self, caller: Caller, sample: int) -> None:
         self.name = caller.planner.name
+        self.replans = caller.planner.replans
         self.caller = caller
         self.sample = sample
         self.counts = Counts()

@@ -100,7 +100,7 @@ class Planner(ABC):
     # whether asking again, with the gate's feedback, can get another answer: a planner that
     # reads neither the feedback nor the attempt, and answers a request the same every time,
     # is not asked again after a refusal (the mission's replan would repeat its answer)
-    replans: ClassVar[bool] = True
+    replans: bool = True
 
     @classmethod
     def from_options(cls, crew: Crew, options: Any) -> Self:

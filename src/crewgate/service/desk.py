@@ -491,7 +491,7 @@ class _Planned(Planner):
     def __init__(self, desk: MissionDesk, draft: Draft) -> None:
         assert desk.planner is not None
         self.desk, self.draft, self.inner = desk, draft, desk.planner
-        self.name = self.inner.name
+        self.name, self.replans = self.inner.name, self.inner.replans
 
     def plan(self, request: PlanningRequest) -> PlannerOutput:
         if request.attempt > 1:
