@@ -1574,6 +1574,45 @@ def test_nothing_sent_somewhere_goes_there(
 
 
 @pytest.mark.parametrize(("request_", "expected"), [
+    # a place or point said to be a hazard is kept away from
+    ("x 2, y 3 is blocked.",
+     [(0, "negated_step", "the request rules out tb3.navigate_to here: 'x 2, y 3 is "
+       "blocked'")]),
+    ("The point x 2, y 3 is unsafe.",
+     [(0, "negated_step", "the request rules out tb3.navigate_to here: 'the point x 2, y 3 is "
+       "unsafe'")]),
+    ("x 2, y 3 is dangerous; keep everything away.",
+     [(0, "negated_step", "the request rules out tb3.navigate_to here: 'x 2, y 3 is "
+       "dangerous'")]),
+    ("x 2, y 3 is a hazard; send nothing there.",
+     [(0, "negated_step", "the request rules out tb3.navigate_to here: 'x 2, y 3 is a "
+       "hazard'")]),
+    # a verb with nothing for its object is not asked
+    ("About x 2, y 3: send nothing there.",
+     [(0, "negated_step", "the request rules out tb3.navigate_to here: 'send nothing'")]),
+    # another point's hazard leaves this one asked (the first was refused for a dropped
+    # request: the hazard's point read as stated)
+    ("x 5, y 5 is blocked; drive the rover to x 2, y 3.", []),
+    ("Drive the rover to x 2, y 3; x 5, y 5 is dangerous.", []),
+    ("Send nothing but the rover to x 2, y 3.", []),
+    ("Drive the rover to x 2, y 3 if it is safe.", []),
+])
+def test_a_hazard_is_kept_away_from_and_nothing_sent_is_no_send(
+        sar: Crew, request_: str, expected: list[tuple[int | None, str, str]]) -> None:
+    """The first five drives were accepted."""
+    assert found(check(sar, request_, GO_23)) == expected
+
+
+def test_send_nothing_else_rules_out_the_send(sar: Crew) -> None:
+    """The rover's drive was accepted: "send" was read as asked, "nothing else" as nothing."""
+    p = plan("search_and_dispatch", ("iris", "takeoff", {}), ("iris", "search_target", {
+        "x_min": 0, "x_max": 5, "y_min": 0, "y_max": 5}), ("tb3", "navigate_to", {
+            "target": "victim"}), LAND)
+    assert found(check(sar, "Search x 0 to 5, y 0 to 5 and land; send nothing else.", p)) == [
+        (2, "negated_step", "the request rules out tb3.navigate_to here: 'send nothing'")]
+
+
+@pytest.mark.parametrize(("request_", "expected"), [
     ("Drive the rover to x 2, y 3. Actually, quickly.", []),  # names nothing: no correction
     ("Drive the rover to x 2, y 3, actually.", []),
     ("Actually, drive the rover to x 2, y 3.", []),

@@ -187,7 +187,12 @@ ARTICLES = frozenset({"the", "a", "an", "our", "my", "your", "that", "this"})
 _UNWANTED = ("needed", "required", "necessary", "wanted", "allowed", "permitted")
 _DROPPED = (("unnecessary",), ("forbidden",), ("prohibited",), ("cancelled",), ("canceled",),
             ("called", "off"), ("off", "the", "table"), ("off", "limits"),
-            ("out", "of", "the", "question"), ("not", "an", "option"))
+            ("out", "of", "the", "question"), ("not", "an", "option"),
+            # a hazard where it is ("x 2, y 3 is dangerous", "room_a is flooded"): kept away from
+            ("dangerous",), ("unsafe",), ("not", "safe"), ("hazardous",), ("a", "hazard"),
+            ("blocked",), ("closed",), ("flooded",), ("on", "fire"), ("impassable",),
+            ("contaminated",), ("a", "no", "go", "zone"), ("a", "no", "go", "area"),
+            ("no", "go"))
 DROPS: tuple[tuple[str, ...], ...] = (
     *((be, "not", a) for be in ("is", "are") for a in _UNWANTED),
     *((be, "no", "longer", a) for be in ("is", "are") for a in _UNWANTED),
@@ -520,6 +525,12 @@ class Reading:
                 continue  # "actually no" takes back; it does not negate what follows
             if words[start:end] == ("never",) and words[end:end + 1] == ("mind",):
                 continue  # "never mind ...": its own cue
+            if words[start] in _NOTHING and start and words[start - 1] in self.verbs and (
+                    words[end:end + 1] != ("but",)):
+                # "send nothing (there)", "move nothing", "send nothing else": the verb's
+                # action is not asked (not "send nothing but the drone")
+                out.append(Scope(self.said(start - 1, end), start - 1, start - 1, start, False,
+                                 end))
             if words[start] in _NOTHING and (
                     (end < len(words) and words[end] in _NOTHING_BEFORE)
                     or (start > 0 and words[start - 1] in _NOTHING_AFTER)):
