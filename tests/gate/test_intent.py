@@ -1558,7 +1558,8 @@ def test_any_robot_but_one_rules_that_one_out(sar: Crew) -> None:
 
 @pytest.mark.parametrize(("request_", "expected"), [
     ("Send nothing to x 2, y 3.",
-     [(0, "negated_step", "the request rules out tb3.navigate_to here: 'nothing to x 2, y 3'")]),
+     [(0, "negated_step", "the request rules out tb3.navigate_to here: 'send nothing to x 2, "
+       "y 3'")]),
     ("None of the robots should drive to x 2, y 3.",
      [(0, "negated_step", "the request rules out tb3.navigate_to here: 'none of the robots "
        "should drive to x 2, y 3'")]),

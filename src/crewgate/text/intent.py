@@ -525,15 +525,16 @@ class Reading:
                 continue  # "actually no" takes back; it does not negate what follows
             if words[start:end] == ("never",) and words[end:end + 1] == ("mind",):
                 continue  # "never mind ...": its own cue
-            if words[start] in _NOTHING and start and words[start - 1] in self.verbs and (
-                    words[end:end + 1] != ("but",)):
-                # "send nothing (there)", "move nothing", "send nothing else": the verb's
-                # action is not asked (not "send nothing but the drone")
-                out.append(Scope(self.said(start - 1, end), start - 1, start - 1, start, False,
-                                 end))
+            # "send nothing (there)", "move nothing", "send nothing to x 4, y 4": the verb's
+            # action is not asked, as far as the cue reaches (not "send nothing but the drone")
+            verb = words[start] in _NOTHING and start > 0 and words[start - 1] in self.verbs \
+                and words[end:end + 1] != ("but",)
             if words[start] in _NOTHING and (
                     (end < len(words) and words[end] in _NOTHING_BEFORE)
                     or (start > 0 and words[start - 1] in _NOTHING_AFTER)):
+                if verb:  # "send nothing else": the send alone
+                    out.append(Scope(self.said(start - 1, end), start - 1, start - 1, start,
+                                     False, end))
                 continue  # "nothing else", "nothing but the drone", "the rover does nothing"
             if self._conditioned(start):
                 continue  # "if you don't find them": a condition, not a prohibition
@@ -558,7 +559,8 @@ class Reading:
                    and not (narrow and self.words[stop] in CLAUSE_JOINS
                             and not self._value_goes_on(stop - 1, stop + 1))):
                 stop += 1
-            out.append(Scope(self.said(start, end), start, end, stop, opens))
+            at, first = (start - 1, start - 1) if verb else (start, end)  # (from the verb)
+            out.append(Scope(self.said(at, end), at, first, stop, opens, end if verb else 0))
         dropped = [scope for at, end in self.find(DROPS)
                    if (scope := self._dropped(at, end)) is not None]
         if dropped:  # (in the order of where each begins)
