@@ -570,6 +570,35 @@ def test_a_bound_holds_for_every_value_it_is_said_of(
         (i, "beyond_bound", f"the request bounds {said}") for i, said in refused]
 
 
+@pytest.mark.parametrize(("request_", "takeoff", "search", "expected"), [
+    # a number without a unit right after the measure it gives is that measure's, in its
+    # parameters' own unit (each of these accepted a takeoff to 5)
+    ("Search x 0 to 5, y 0 to 5 and land, max altitude 4.", 5.0, 3.0,
+     [(0, "beyond_bound", "the request bounds iris.takeoff altitude ('max altitude 4'); the "
+       "plan gives 5")]),
+    ("Search x 0 to 5, y 0 to 5 and land; altitude at most 4.", 5.0, 3.0,
+     [(0, "beyond_bound", "the request bounds iris.takeoff altitude ('altitude at most 4'); "
+       "the plan gives 5")]),
+    ("Search x 0 to 5, y 0 to 5 and land; altitude limit 4.", 5.0, 3.0,
+     [(0, "beyond_bound", "the request bounds iris.takeoff altitude ('altitude limit 4'); the "
+       "plan gives 5")]),
+    ("Search x 0 to 5, y 0 to 5 and land; keep the height below 4.", 5.0, 3.0,
+     [(0, "beyond_bound", "the request bounds iris.takeoff altitude ('height below 4'); the "
+       "plan gives 5")]),
+    ("Search x 0 to 5, y 0 to 5 at altitude 4 and land.", 4.0, 5.0,
+     [(1, "substituted_value", "the request states 'altitude 4' for iris.search_target "
+       "altitude; the plan gives 5")]),
+    ("Search x 0 to 5, y 0 to 5 and land, altitude: 4.", 5.0, 4.0, []),
+    ("Search x 0 to 5, y 0 to 5 and land, max altitude 4.", 4.0, 3.0, []),
+    # a count, an axis's number: no measure
+    ("Search x 0 to 5, y 0 to 5 and land, 2 passes.", 5.0, 5.0, []),
+])
+def test_a_measure_said_without_a_unit_is_its_parameters(
+        sar: Crew, request_: str, takeoff: float, search: float,
+        expected: list[tuple[int | None, str, str]]) -> None:
+    assert found(check(sar, request_, _search_at(takeoff, search))) == expected
+
+
 def test_a_bound_no_value_keeps_to_is_out_of_range(sar: Crew) -> None:
     v = check(sar, "Search x 0 to 5, y 0 to 5 above 12 metres and land.", _search_at(None, None))
     assert codes(v) == [(None, "out_of_range"), (0, "beyond_bound"), (1, "beyond_bound")]

@@ -1376,7 +1376,14 @@ class Intent(IntentChecks, Rule):
             [f"{r}.{s}" for r in robots for s in self.crew.robots[r].skills], stated.quantity))
 
     def _taking(self, refs: Iterable[str], q: Quantity) -> tuple[tuple[str, str], ...]:
-        """The numeric parameters of these skills in the quantity's unit."""
+        """The numeric parameters of these skills in the quantity's unit; of a number said
+        without a unit after a measure ("altitude 4"), those the measure names, in their own
+        unit."""
+        if q.measure:
+            family = _MEASURE_FAMILIES.get(q.measure, frozenset({q.measure}))
+            return tuple((ref, p) for ref in dict.fromkeys(refs)
+                         for p, kind in self._skill(ref).params.items()
+                         if kind.numeric and not family.isdisjoint(p.split("_")))
         return tuple((ref, p) for ref in dict.fromkeys(refs)
                      for p, kind in self._skill(ref).params.items()
                      if kind.numeric and unit_key(getattr(kind, "unit", None)) == q.unit)
@@ -1458,6 +1465,9 @@ NEAR_ACTIONS = 16  # actions on each side of a quantity that it may be for, at m
 THEN = frozenset({"then", "afterwards", "afterward", "subsequently", "thereafter"})
 BEFORE_AFTER = frozenset({"before", "after"})  # ... and the action right after them
 MARKER_REACH = 3  # words from "before"/"after" to its action, at most ("before you stop")
+# the measures said for one another ("height 4" gives an altitude parameter)
+_HEIGHT = frozenset({"altitude", "height", "elevation"})
+_MEASURE_FAMILIES = dict.fromkeys(_HEIGHT, _HEIGHT)
 # the negations that keep away from what they cover (a hazard), not only leave it out
 AVOIDING = frozenset({"avoid", "stay out of", "stay away from", "stay clear of", "keep out of",
                       "keep away from", "keep clear of", "steer clear of", "away from",

@@ -87,6 +87,9 @@ _UPPER_POINT = frozenset({"further", "farther"})  # how far to go, before a poin
 # a bound said of a measure before its number ("max altitude 4 m", "minimum height of 2 m")
 _MEASURES = frozenset({"altitude", "height", "speed", "distance", "elevation", "depth"})
 _MEASURE_BOUNDS = frozenset({"max", "maximum", "min", "minimum"})
+# between a measure and its number said without a unit ("altitude of 4", "altitude limit 4")
+_MEASURE_LIMITS = {"limit": "<=", "cap": "<=", "ceiling": "<=", "floor": ">="}
+_MEASURE_LINKS = frozenset({"of", "is", "at", "to", "=", *_MEASURE_LIMITS})
 _LOWER = ("less", "lower", "fewer")
 BOUNDS: dict[tuple[str, ...], str] = {
     **dict.fromkeys([("below",), ("under",), ("beneath",), ("less", "than"), ("lower", "than"),
@@ -336,6 +339,9 @@ class Quantity:
     clause: int
     text: str
     bound: str = ""  # "<", "<=", ">", ">=": a bound on the value ("below 4 metres"), not it
+    # a number said without a unit after the measure it gives ("altitude 4", "max altitude 4",
+    # "altitude at most 4"): the measure, for the parameters it names, in their own unit
+    measure: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -1123,7 +1129,11 @@ class Reading:
                 out.append(Quantity(at, end, in_unit(least, unit)[0], unit_of,
                                     self.clause_of[i], said, ">="))
                 out.append(Quantity(at, end, high, unit_of, self.clause_of[i], said, "<="))
-            elif unit is not None and not self._in_range(i, end):
+            elif unit is None:
+                found = self._measured(i, end)
+                if found is not None:
+                    out.append(found)
+            elif not self._in_range(i, end):
                 # a minus sign, not a range's dash between two numbers ("5-6 m")
                 negative = i > 0 and seps[i - 1].endswith("-") and not (
                     seps[i - 1] == "-" and words[i - 1][-1].isdigit())
@@ -1139,6 +1149,31 @@ class Reading:
                                     + ("-" if negative else "") + self.said(i, end), bound))
             taken = end
         return out
+
+    def _measured(self, i: int, end: int) -> Quantity | None:
+        """The number [i, end), said without a unit, as the quantity of the measure said right
+        before it ("altitude 4", "at altitude 4", "altitude of 4", "max altitude 4", "altitude
+        limit 4"), or before the bound said before it ("altitude at most 4"); None for any other
+        number without a unit (a count, an axis's, a range's bound)."""
+        words, clause = self.words, self.clause_of[i]
+        bound, at = self._bound_before(i)
+        for p in (i - 1, at - 1) if at < i else (i - 1,):
+            if p > 0 and words[p] in _MEASURE_LINKS:
+                p -= 1  # "altitude of 4", "altitude limit 4", "altitude is 4"
+            if p >= 0 and words[p] in _MEASURES and (self.clause_of[p] == clause or (
+                    p == i - 1 and self.seps[p].strip() in (":", "="))):  # "altitude: 4"
+                break
+        else:
+            return None
+        if self._in_range(i, end):
+            return None
+        if not bound and words[p + 1] in _MEASURE_LIMITS:
+            bound = _MEASURE_LIMITS[words[p + 1]]  # "altitude limit 4": at most 4
+        first = min(at, p)  # "max altitude 4": from "max"
+        value = self._number_at(i)[0]
+        assert value is not None  # (the caller read it)
+        return Quantity(first, end, value, None, clause, self.said(first, end), bound,
+                        words[p])
 
     def _per_time(self, end: int) -> int | None:
         """Where the time a length is per stands, right after it ("m/s", "metres per
