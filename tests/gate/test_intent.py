@@ -1633,6 +1633,40 @@ def test_a_hazard_is_kept_away_from_and_nothing_sent_is_no_send(
     assert found(check(sar, request_, GO_23)) == expected
 
 
+@pytest.mark.parametrize(("request_", "expected"), [
+    # each of these drove the rover
+    ("It would be a mistake to drive the rover to x 2, y 3.",
+     [(0, "excluded_robot", "the request rules out tb3 here: 'a mistake to drive the rover'"),
+      (0, "negated_step", "the request rules out tb3.navigate_to here: 'a mistake to drive the "
+       "rover to x 2, y 3'")]),
+    ("Driving the rover to x 2, y 3 would be a mistake.",
+     [(0, "excluded_robot", "the request rules out tb3 here: 'driving the rover to x 2, y 3 "
+       "would be a mistake'"),
+      (0, "negated_step", "the request rules out tb3.navigate_to here: 'driving the rover to x "
+       "2, y 3 would be a mistake'")]),
+    ("I forbid you to drive the rover to x 2, y 3.",
+     [(0, "excluded_robot", "the request rules out tb3 here: 'forbid you to drive the rover'"),
+      (0, "negated_step", "the request rules out tb3.navigate_to here: 'forbid you to drive "
+       "the rover to x 2, y 3'")]),
+    # what the rover is kept from, not the rover
+    ("Prevent the rover from reaching x 2, y 3.",
+     [(0, "negated_step", "the request rules out tb3.navigate_to here: 'prevent the rover from "
+       "reaching x 2, y 3'")]),
+    ("Prevent the rover from reaching x 5, y 5; drive it to x 2, y 3.", []),
+    # "don't just" asks more (refused as an unclear negation)
+    ("Don't just stand there, drive the rover to x 2, y 3.", []),
+])
+def test_what_is_called_a_mistake_forbidden_or_prevented_is_ruled_out(
+        sar: Crew, request_: str, expected: list[tuple[int | None, str, str]]) -> None:
+    assert found(check(sar, request_, GO_23)) == expected
+
+
+def test_not_only_asks_for_both(sar: Crew) -> None:
+    """The rover's stop was refused: "only land the drone" read as the drone's landing alone."""
+    p = plan("abort", ("iris", "land", {}), ("tb3", "stop", {}))
+    assert found(check(sar, "Not only land the drone but also stop the rover.", p)) == []
+
+
 def test_send_nothing_else_rules_out_the_send(sar: Crew) -> None:
     """The rover's drive was accepted: "send" was read as asked, "nothing else" as nothing."""
     p = plan("search_and_dispatch", ("iris", "takeoff", {}), ("iris", "search_target", {

@@ -67,6 +67,10 @@ NEGATIONS: tuple[tuple[str, ...], ...] = (
     *((whole, robot, "but") for whole in ("any", "every", "all") for robot in ("robot", "robots")),
     ("apart", "from"), ("aside", "from"),
     ("minus", "the"),  # "minus the dog, ..." (not "minus 3", a number)
+    ("forbid",), ("forbids",), ("prohibit",), ("prohibits",),  # "I forbid you to ..."
+    # "it would be a mistake to drive ...", "it is dangerous to ..."
+    ("a", "mistake", "to"), ("a", "bad", "idea", "to"), ("dangerous", "to"), ("unsafe", "to"),
+    ("hazardous", "to"),
     # "hold off on sending the rover", "refrain from ...", "forget about the rover"
     ("hold", "off"), ("refrain", "from"), ("forget", "about"),
     # "skip the search and ...", "instead of searching", "call off the search"
@@ -183,6 +187,10 @@ _LONGEST_TAKING_BACK = max(map(len, TAKING_BACK))
 _SUBJECT_REACH = WINDOW + _LONGEST_NEGATION
 EXCLUSIVE_BEFORE = frozenset({"only", "just", "solely", "exclusively"})
 EXCLUSIVE_AFTER = frozenset({"only", "alone", "exclusively", "solely"})
+_NOT_ONLY = frozenset({"only", "just", "merely", "simply"})  # after a negation: no negation
+# "prevent the rover from reaching x 2, y 3": what follows "from" (a few words on) is ruled out
+_PREVENTING = frozenset({"prevent", "prevents", "keep", "keeps", "stop", "stops"})
+_PREVENTED_REACH = 5
 ARTICLES = frozenset({"the", "a", "an", "our", "my", "your", "that", "this"})
 # what drops the subject before it, in its clause ("searching x 0 to 5, y 0 to 5 is not
 # needed", "the search is cancelled", "going to the charger is not allowed"): a negation's scope
@@ -202,6 +210,11 @@ DROPS: tuple[tuple[str, ...], ...] = (
     *((be, "t", a) for be in ("isn", "aren") for a in _UNWANTED),
     *((*will, "be", a) for will in (("won", "t"), ("will", "not")) for a in _UNWANTED),
     *((be, *s) for be in ("is", "are") for s in _DROPPED),
+    # "driving the rover to x 2, y 3 would be a mistake", "... is a bad idea"
+    *((*be, *s) for be in (("is",), ("are",), ("would", "be"), ("will", "be"))
+      for s in (("a", "mistake"), ("a", "bad", "idea"), ("not", "a", "good", "idea"),
+                ("too", "dangerous"), ("too", "risky"), ("risky",))),
+    *(("would", "be", *s) for s in _DROPPED),
 )
 # a robot that cannot act now ("the rover is broken", "is offline", "isn't available")
 _UNABLE = (("broken",), ("busy",), ("unavailable",), ("offline",), ("disabled",), ("damaged",),
@@ -531,6 +544,8 @@ class Reading:
                 continue  # "actually no" takes back; it does not negate what follows
             if words[start:end] == ("never",) and words[end:end + 1] == ("mind",):
                 continue  # "never mind ...": its own cue
+            if end < len(words) and words[end] in _NOT_ONLY and not self.seps[end - 1].strip():
+                continue  # "not only land but also stop", "don't just stand there": more asked
             # "send nothing (there)", "move nothing", "send nothing to x 4, y 4": the verb's
             # action is not asked, as far as the cue reaches (not "send nothing but the drone")
             verb = words[start] in _NOTHING and start > 0 and words[start - 1] in self.verbs \
@@ -569,8 +584,33 @@ class Reading:
             out.append(Scope(self.said(at, end), at, first, stop, opens, end if verb else 0))
         dropped = [scope for at, end in self.find(DROPS)
                    if (scope := self._dropped(at, end)) is not None]
+        dropped += self._prevented()
         if dropped:  # (in the order of where each begins)
             out = sorted([*out, *dropped], key=attrgetter("at"))
+        return out
+
+    def _prevented(self) -> list[Scope]:
+        """What "prevent", "keep" or "stop" someone "from" rules out: what follows "from", to
+        the end of its clause, a word that joins or ``WINDOW`` words ("prevent the rover from
+        reaching x 2, y 3": the point, not the rover); not in a condition."""
+        out = []
+        words, clause_of = self.words, self.clause_of
+        for at in self.where(_PREVENTING):
+            for k in range(at + 1, min(len(words), at + _PREVENTED_REACH + 1)):
+                if clause_of[k] != clause_of[at] or words[k] in CLAUSE_JOINS:
+                    break
+                if words[k] == "from":
+                    if words[k - 1] == "away":
+                        break  # "keep the rover away from ...": that cue's own
+                    stop = k + 1
+                    while (stop < len(words) and stop - k <= WINDOW
+                           and clause_of[stop] == clause_of[at]
+                           and not (words[stop] in CLAUSE_JOINS
+                                    and not self._value_goes_on(stop - 1, stop + 1))):
+                        stop += 1
+                    if not self._conditioned(at):
+                        out.append(Scope(self.said(at, k + 1), at, k + 1, stop, False))
+                    break
         return out
 
     @_once
@@ -1094,7 +1134,9 @@ class Reading:
         if EXCLUSIVE_BEFORE.isdisjoint(window):
             return False
         before = [w for w in window if w not in ARTICLES]
-        return before[-1] in EXCLUSIVE_BEFORE  # (a word of EXCLUSIVE_BEFORE is no article)
+        # (a word of EXCLUSIVE_BEFORE is no article); "not only", "don't just": more is asked
+        return before[-1] in EXCLUSIVE_BEFORE and (len(before) < 2
+                                                   or before[-2] not in ("not", "t"))
 
     # -- quantities ---------------------------------------------------------------------------
 
