@@ -1661,6 +1661,18 @@ def test_what_is_called_a_mistake_forbidden_or_prevented_is_ruled_out(
     assert found(check(sar, request_, GO_23)) == expected
 
 
+@pytest.mark.parametrize(("place", "expected"), [
+    ("room_a", [(0, "negated_step", "the request rules out go2.navigate_to_location here: "
+                "'room_a is a no-go zone'")]),
+    # the dog's walk elsewhere was refused: "no" read as negating "go", the dog's walk
+    ("room_b", []),
+])
+def test_a_no_go_zone_rules_out_the_place_not_going(
+        g1_go2: Crew, place: str, expected: list[tuple[int | None, str, str]]) -> None:
+    assert found(check(g1_go2, "Room_a is a no-go zone; walk the dog to room_b.",
+                       walk(place))) == expected
+
+
 def test_not_only_asks_for_both(sar: Crew) -> None:
     """The rover's stop was refused: "only land the drone" read as the drone's landing alone."""
     p = plan("abort", ("iris", "land", {}), ("tb3", "stop", {}))

@@ -546,6 +546,9 @@ class Reading:
                 continue  # "never mind ...": its own cue
             if end < len(words) and words[end] in _NOT_ONLY and not self.seps[end - 1].strip():
                 continue  # "not only land but also stop", "don't just stand there": more asked
+            if words[start:end + 1] == ("no", "go") and (self.seps[start] == "-" or words[
+                    end + 1:end + 2] in (("zone",), ("area",))):
+                continue  # "a no-go zone": what it is said of is ruled out (DROPS), not going
             # "send nothing (there)", "move nothing", "send nothing to x 4, y 4": the verb's
             # action is not asked, as far as the cue reaches (not "send nothing but the drone")
             verb = words[start] in _NOTHING and start > 0 and words[start - 1] in self.verbs \
