@@ -7,7 +7,9 @@ import os
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -267,3 +269,33 @@ def test_report_prices_an_evaluation_already_run(journal_path: Path, tmp_path: P
     ro = report.json()["conditions"]["ro"]
     answers = ro["tokens"]["answers"]
     assert ro["cost"]["total"] == round(answers * (100 * 2 + 10 * 10) / 1_000_000, 6)
+
+
+@pytest.mark.parametrize(("edit", "why"), [
+    (lambda r: r.pop("planner"), "planner: Field required"),
+    (lambda r: r.update(planning_s="0.1"), "planning_s: Input should be a valid number"),
+    (lambda r: r["expected"].update(should_block="no"),
+     "expected.should_block: Input should be a valid boolean"),
+    (lambda r: r.update(dispatched=[{"robot": "tb3"}]), "dispatched.0.skill: Field required"),
+    (lambda r: r["outcome"].update(tb3_to_victim_m=[1.0]),
+     "outcome.tb3_to_victim_m.float: Input should be a valid number"),
+    (lambda r: r["attempts"][0]["verdict"].update(problems=[{"code": 5}]),
+     "attempts.0.verdict.problems.0.code: Input should be a valid string"),
+])
+def test_report_of_a_record_crewgate_did_not_write_names_the_line_and_field(
+        journal_path: Path, tmp_path: Path, edit: Callable[[dict[str, Any]], object],
+        why: str) -> None:
+    # each of these stopped `crewgate report` with a traceback halfway through the metrics
+    out = tmp_path / "run"
+    first = crewgate("eval", "sar", "--planner", "replay", "--plans", SAR_4ARM, "--out", out,
+                     "--no-plots", "--conditions", "ro", journal=journal_path)
+    assert first.rc == 0, str(first)
+    traces = out / "traces.jsonl"
+    lines = traces.read_text().splitlines()
+    record = json.loads(lines[2])
+    edit(record)
+    traces.write_text("\n".join([*lines[:2], json.dumps(record), *lines[3:]]) + "\n")
+    report = crewgate("report", out, "--no-plots", journal=journal_path)
+    assert_clean_failure(report)
+    assert report.stderr.strip() == (f"error: {traces}:3: not a mission record ({why}); was the "
+                                     "file written by `crewgate eval`?")

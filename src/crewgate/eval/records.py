@@ -15,6 +15,7 @@ from typing import Any, BinaryIO
 
 from crewgate import __version__
 from crewgate.errors import InputFileError
+from crewgate.eval.schema import problem
 from crewgate.jsonsafe import loads
 from crewgate.orchestrator.result import MissionResult
 from crewgate.spec import Crew
@@ -74,18 +75,16 @@ class TraceFile:
         append_line(self.path, json.dumps(record, allow_nan=False))
 
     def read(self) -> list[Record]:
+        """The records, each checked (crewgate.eval.schema): one that is not a mission
+        record is an InputFileError naming the line and the field."""
         latest: dict[str, Record] = {}
-        for record in self._iter():
-            key = record.get("key") if isinstance(record, dict) else None
-            if not isinstance(key, str):
-                raise InputFileError(f"{self.path}: a line that is not a mission record (no "
-                                     "key); was the file written by `crewgate eval`?")
-            latest[key] = record  # a dict keeps a key where it was first put
+        for number, record in written_lines(self.path, "trace record"):
+            wrong = problem(record)
+            if wrong is not None:
+                raise InputFileError(f"{self.path}:{number}: not a mission record ({wrong}); "
+                                     "was the file written by `crewgate eval`?")
+            latest[record["key"]] = record  # a dict keeps a key where it was first put
         return list(latest.values())
-
-    def _iter(self) -> Iterator[Record]:
-        for _, record in written_lines(self.path, "trace record"):
-            yield record
 
 
 def append_line(path: Path, line: str) -> None:
