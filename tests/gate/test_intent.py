@@ -1673,6 +1673,27 @@ def test_a_no_go_zone_rules_out_the_place_not_going(
                        walk(place))) == expected
 
 
+@pytest.mark.parametrize("request_", [
+    "Land the drone; the rover keeps going.",
+    "Land the drone, the rover can carry on.",
+    "Land the drone but let the rover continue.",
+    "Land the drone and let the rover be.",
+])
+def test_a_robot_that_goes_on_as_it_is_is_not_stopped(sar: Crew, request_: str) -> None:
+    """Each accepted the rover's stop (the rover named with no action of its own)."""
+    p = plan("abort", ("iris", "land", {}), ("tb3", "stop", {}))
+    assert [(i, c) for i, c, _ in found(check(sar, request_, p))] == [(1, "excluded_robot")]
+    assert found(check(sar, request_, plan("abort", ("iris", "land", {})))) == []
+
+
+def test_a_final_stay_cue_is_no_stay_inside_its_clause(sar: Crew) -> None:
+    """"continues" and "be" rule a robot out only where they end the clause."""
+    p = plan("search_only", ("iris", "takeoff", {}), ("iris", "search_target", {
+        "x_min": 0, "x_max": 5, "y_min": 0, "y_max": 5}), LAND)
+    assert found(check(sar, "The drone continues searching x 0 to 5, y 0 to 5, then lands.",
+                       p)) == []
+
+
 def test_not_only_asks_for_both(sar: Crew) -> None:
     """The rover's stop was refused: "only land the drone" read as the drone's landing alone."""
     p = plan("abort", ("iris", "land", {}), ("tb3", "stop", {}))

@@ -243,6 +243,11 @@ STAYS: tuple[tuple[str, ...], ...] = tuple(dict.fromkeys((
     ("sit", "this", "out"), ("sits", "this", "out"), ("rest",), ("rests",),
     ("has", "nothing"), ("gets", "a", "day", "off"), ("has", "the", "day", "off"),
     ("takes", "the", "day", "off"), ("on", "hold"),
+    # what it does now goes on: no step changes it ("the rover keeps going", "let the rover
+    # carry on", "the rover can continue")
+    ("keeps", "going"), ("keep", "going"), ("carries", "on"), ("carry", "on"),
+    ("continues", "as", "it", "is"), ("continue", "as", "it", "is"),
+    *((cue,) for cue in sorted({"continue", "continues", "be"})),  # ... ending the clause
     *((be, "staying") for be in ("is", "are", "s", "re")),  # "the rover is staying put"
     *((be, "remaining") for be in ("is", "are", "s", "re")),
     *((be, *state) for be in ("is", "are") for state in _UNABLE),
@@ -250,6 +255,9 @@ STAYS: tuple[tuple[str, ...], ...] = tuple(dict.fromkeys((
     *((be, "t", state) for be in ("isn", "aren") for state in _UNREADY),
     *DROPS,
 )))
+# stay cues only where they end their clause ("let the rover be.", "the rover continues.";
+# not "the rover will be at x 2, y 3", "the drone continues searching")
+_FINAL_STAYS = frozenset({("continue",), ("continues",), ("be",)})
 # before what drops it, a subject begins after these ("the search where the rover is not
 # needed": the rover), after a comma or a word that joins, or where its clause does
 RELATIVES = frozenset({"where", "which", "that", "who", "whom", "whose", "when", "while", "if",
@@ -1091,7 +1099,8 @@ class Reading:
         """Where each stay cue that begins at word ``k`` ends, in STAYS's order."""
         words = self.words
         for cue in _STAYS_AFTER.get(words[k], ()):
-            if words[k:k + len(cue)] == cue and not self._bound_at(k + len(cue)):
+            if words[k:k + len(cue)] == cue and not self._bound_at(k + len(cue)) and (
+                    cue not in _FINAL_STAYS or self._ends_or(k + 1, frozenset())):
                 yield k + len(cue)  # (not "stay below 4 m": a bound, Reading.quantities)
 
     def _after_modals(self, start: int, end: int, aside: bool = False
