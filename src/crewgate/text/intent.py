@@ -93,7 +93,7 @@ _MEASURES = frozenset({"altitude", "height", "speed", "distance", "elevation", "
 _MEASURE_BOUNDS = frozenset({"max", "maximum", "min", "minimum"})
 # between a measure and its number said without a unit ("altitude of 4", "altitude limit 4")
 _MEASURE_LIMITS = {"limit": "<=", "cap": "<=", "ceiling": "<=", "floor": ">="}
-_MEASURE_LINKS = frozenset({"of", "is", "at", "to", "=", *_MEASURE_LIMITS})
+_MEASURE_LINKS = frozenset({"of", "is", "at", "to", *_MEASURE_LIMITS})
 _LOWER = ("less", "lower", "fewer")
 BOUNDS: dict[tuple[str, ...], str] = {
     **dict.fromkeys([("below",), ("under",), ("beneath",), ("less", "than"), ("lower", "than"),
@@ -1184,7 +1184,7 @@ class Reading:
                                     self.clause_of[i], said, ">="))
                 out.append(Quantity(at, end, high, unit_of, self.clause_of[i], said, "<="))
             elif unit is None:
-                found = self._measured(i, end)
+                found = self._measured(i, end, value)
                 if found is not None:
                     out.append(found)
             elif not self._in_range(i, end):
@@ -1204,11 +1204,11 @@ class Reading:
             taken = end
         return out
 
-    def _measured(self, i: int, end: int) -> Quantity | None:
-        """The number [i, end), said without a unit, as the quantity of the measure said right
-        before it ("altitude 4", "at altitude 4", "altitude of 4", "max altitude 4", "altitude
-        limit 4"), or before the bound said before it ("altitude at most 4"); None for any other
-        number without a unit (a count, an axis's, a range's bound)."""
+    def _measured(self, i: int, end: int, value: float) -> Quantity | None:
+        """The number ``value`` at [i, end), said without a unit, as the quantity of the measure
+        said right before it ("altitude 4", "at altitude 4", "altitude of 4", "max altitude 4",
+        "altitude limit 4"), or before the bound said before it ("altitude at most 4"); None for
+        any other number without a unit (a count, an axis's, a range's bound)."""
         words, clause = self.words, self.clause_of[i]
         bound, at = self._bound_before(i)
         for p in (i - 1, at - 1) if at < i else (i - 1,):
@@ -1224,8 +1224,6 @@ class Reading:
         if not bound and words[p + 1] in _MEASURE_LIMITS:
             bound = _MEASURE_LIMITS[words[p + 1]]  # "altitude limit 4": at most 4
         first = min(at, p)  # "max altitude 4": from "max"
-        value = self._number_at(i)[0]
-        assert value is not None  # (the caller read it)
         return Quantity(first, end, value, None, clause, self.said(first, end), bound,
                         words[p])
 
