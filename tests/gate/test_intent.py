@@ -1694,6 +1694,20 @@ def test_a_final_stay_cue_is_no_stay_inside_its_clause(sar: Crew) -> None:
                        p)) == []
 
 
+@pytest.mark.parametrize(("request_", "first"), [
+    ("Land the drone followed by stopping the rover.", "iris.land"),
+    ("Stop the rover, followed by landing the drone.", "tb3.stop"),
+])
+def test_followed_by_orders_as_before_does(sar: Crew, request_: str, first: str) -> None:
+    """The stop first was accepted for the first request."""
+    land_first = plan("abort", ("iris", "land", {}), ("tb3", "stop", {}))
+    stop_first = plan("abort", ("tb3", "stop", {}), ("iris", "land", {}))
+    right, wrong = (land_first, stop_first) if first == "iris.land" else (stop_first,
+                                                                          land_first)
+    assert found(check(sar, request_, right)) == []
+    assert [c for _, c, _ in found(check(sar, request_, wrong))] == ["out_of_order"]
+
+
 def test_not_only_asks_for_both(sar: Crew) -> None:
     """The rover's stop was refused: "only land the drone" read as the drone's landing alone."""
     p = plan("abort", ("iris", "land", {}), ("tb3", "stop", {}))

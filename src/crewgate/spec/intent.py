@@ -1299,6 +1299,10 @@ class Intent(IntentChecks, Rule):
         drone", "before stopping the rover, land the drone"). Actions of the same skills are
         none (what repeats is ordered by its values)."""
         then_at, around = reading.where(THEN), reading.where(BEFORE_AFTER)
+        # "land the drone followed by stopping the rover": "by" there says what "before" does
+        followed = [i for i in reading.where(_BY) if i and reading.words[i - 1] == "followed"]
+        if followed:
+            around = sorted([*around, *followed])
         if not (then_at or around) or len(actions) + len(gerunds) < 2:
             return []
         ordered = sorted(actions, key=lambda m: m.start)
@@ -1325,7 +1329,8 @@ class Intent(IntentChecks, Rule):
                     other = ordered[j] if j >= 0 else None
                 if other is None or reading.clause_of[other.start] != reading.clause_of[t]:
                     continue
-                pairs.append((other, said) if reading.words[t] == "before" else (said, other))
+                pairs.append((other, said) if reading.words[t] in ("before", "by")
+                             else (said, other))
         return [(first, then, _said_to(reading, min(first.start, then.start),
                                        max(first.end, then.end)))
                 for first, then in pairs if first.referents.isdisjoint(then.referents)]
@@ -1464,6 +1469,7 @@ NEAR_ACTIONS = 16  # actions on each side of a quantity that it may be for, at m
 # words that say the action after them comes after the one before ("..., then ...")
 THEN = frozenset({"then", "afterwards", "afterward", "subsequently", "thereafter"})
 BEFORE_AFTER = frozenset({"before", "after"})  # ... and the action right after them
+_BY = frozenset({"by"})  # after "followed": as "before" ("land, followed by stopping ...")
 MARKER_REACH = 3  # words from "before"/"after" to its action, at most ("before you stop")
 # the measures said for one another ("height 4" gives an altitude parameter)
 _HEIGHT = frozenset({"altitude", "height", "elevation"})
