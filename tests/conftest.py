@@ -3,6 +3,9 @@ that journals to memory."""
 
 from __future__ import annotations
 
+import importlib.util
+import subprocess
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -106,3 +109,15 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             path = item.path.as_posix()
             group = "ros2" if "/tests/ros2/" in path else path
             item.add_marker(pytest.mark.xdist_group(group))
+
+
+# Fast DDS's own cleaner of the shared memory that processes killed with SIGKILL leave in
+# /dev/shm (the crash tests kill nodes on purpose): it removes only the files no live process
+# holds (docs/ros2.md). It ships with the ros2 extra; it needs psutil (the ros2-test extra).
+FASTDDS_TOOL = Path(sys.prefix) / "tools" / "fastdds" / "fastdds.py"
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    if FASTDDS_TOOL.exists() and importlib.util.find_spec("psutil") is not None:
+        subprocess.run([sys.executable, str(FASTDDS_TOOL), "shm", "clean"], check=False,
+                       capture_output=True, timeout=60)
