@@ -22,7 +22,7 @@ from typing import Any
 
 from crewgate import lease
 from crewgate.errors import NotFoundError, UserError
-from crewgate.jsonsafe import encode_nonfinite
+from crewgate.jsonsafe import encode_nonfinite, loads
 from crewgate.lease import Lease
 
 
@@ -432,20 +432,52 @@ _MISSION_COLUMNS = ("mission_id, crew, request, started_wall, ended_wall, status
                     "lease")
 
 
+# A row crewgate did not write as it reads it (a journal edited by hand, a damaged disk) is
+# read all the same, never a crash of `trace` or `recover`: what does not decode is marked
+# {"damaged": why} (a mapping), left out (codes), or a note that says what it was (a kind).
+
+
 def _approval(row: Sequence[Any]) -> Approval:
-    return Approval(row[0], row[1], row[2], json.loads(row[3]), row[4], row[5], row[6],
+    return Approval(row[0], row[1], row[2], _mapping(row[3], "plan"), row[4], row[5], row[6],
                     row[7], row[8] or "required")
 
 
 def _event(r: Sequence[Any]) -> Event:
-    return Event(r[0], r[1], r[2], r[3], EventKind(r[4]), r[5], r[6], r[7],
-                 tuple(json.loads(r[8])), r[9], json.loads(r[10]) if r[10] else {}, r[11])
+    kind, detail = _KINDS.get(r[4]), r[9]
+    if kind is None:
+        kind = EventKind.NOTE
+        detail = f"damaged row: kind {r[4]!r} is none crewgate writes; {detail}"
+    return Event(r[0], r[1], r[2], r[3], kind, r[5], r[6], r[7], _codes(r[8]), detail,
+                 _mapping(r[10], "data") if r[10] else {}, r[11])
 
 
 def _mission(row: Sequence[Any]) -> MissionRecord:
     return MissionRecord(row[0], row[1], row[2], row[3], row[4], row[5],
-                         tuple(json.loads(row[6])) if row[6] else (),
-                         json.loads(row[7]) if row[7] else {}, row[8])
+                         _codes(row[6]) if row[6] else (),
+                         _mapping(row[7], "meta") if row[7] else {}, row[8])
+
+
+_KINDS = {kind.value: kind for kind in EventKind}
+
+
+def _mapping(text: object, column: str) -> dict[str, Any]:
+    """A JSON object column, or ``{"damaged": why}``."""
+    try:
+        value = loads(text) if isinstance(text, str | bytes) else None
+    except ValueError as exc:
+        return {"damaged": f"the {column} column is not JSON ({exc})"}
+    if not isinstance(value, dict):
+        return {"damaged": f"the {column} column is not a JSON object"}
+    return value
+
+
+def _codes(text: object) -> tuple[str, ...]:
+    """A JSON list of codes, or none when it is not one."""
+    try:
+        value = loads(text) if isinstance(text, str | bytes) else None
+    except ValueError:
+        return ()
+    return tuple(c for c in value if isinstance(c, str)) if isinstance(value, list) else ()
 
 
 def _dumps(data: Any) -> str:

@@ -282,3 +282,30 @@ def test_help_shows_flags_as_flags_and_arguments_in_capitals(journal_path: Path)
     assert "<str>" in next(line for line in run.stdout.splitlines() if "--condition" in line)
     trace = crewgate("trace", "--help", journal=journal_path)
     assert "Usage: crewgate trace [OPTIONS] [MISSION]" in trace.stdout
+
+
+def test_trace_of_a_journal_with_damaged_rows_names_the_damage(journal_path: Path,
+                                                              tmp_path: Path) -> None:
+    """A row crewgate did not write as it reads it stopped `crewgate trace` with a traceback."""
+    import sqlite3
+
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({"workflow": "abort", "steps": [
+        {"robot": "iris", "skill": "land", "args": {}}]}))
+    run = crewgate("run", "sar", "Land the drone.", "--plan", plan, "--json",
+                   journal=journal_path)
+    mission = run.json()["mission_id"]
+    with sqlite3.connect(journal_path) as db:
+        db.execute("UPDATE events SET data = '{not json' WHERE kind = 'mission_started'")
+        db.execute("UPDATE events SET data = '{\"problems\": 7}' WHERE kind = 'verdict'")
+        db.execute("UPDATE events SET kind = 'nonsense' WHERE kind = 'sent'")
+    trace = crewgate("trace", mission, journal=journal_path)
+    assert trace.rc == 0, str(trace)
+    lines = trace.stdout.splitlines()
+    assert lines[2].endswith("mission_started Land the drone. (damaged row: the data column is "
+                             "not JSON (Expecting property name enclosed in double quotes: line "
+                             "1 column 2 (char 1)))")
+    (note,) = [line for line in lines if "note " in line]
+    assert "note          [0] iris.land damaged row: kind 'nonsense' is none crewgate writes; " \
+        in note, note
+    assert trace.stderr == ""

@@ -307,3 +307,35 @@ def test_a_failing_mission_ended_hook_on_a_crashed_mission_is_noted(sar: Crew) -
                          adapter=Broken(sar))
     assert result.status == "crashed"
     assert result.journal_errors == ["mission_ended: AdapterError: graph gone"]
+
+
+def test_a_journal_with_damaged_rows_is_still_recovered(sar: Crew, tmp_path: Path) -> None:
+    """A row crewgate did not write as it reads it (edited by hand, a damaged disk) made the
+    journal's readers raise, so recovery ran no fallback; it is now read with the damage named."""
+    import sqlite3
+
+    probe = Journal(":memory:")
+    run_mission(sar, SAD, ScriptedPlanner([SAD_PLAN]), journal=probe)
+    events = probe.events(probe.missions()[0].mission_id)
+    k = next(i for i, e in enumerate(events, 1) if e.kind is EventKind.SENT and e.step == 1)
+    path = tmp_path / "j.sqlite3"
+    mission_id = _killed_at(sar, path, k)
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE events SET data = '{not json' WHERE kind = 'dispatch'")
+        db.execute("UPDATE events SET codes = '[1, NaN' WHERE kind = 'verdict'")
+        db.execute("UPDATE events SET kind = 'nonsense' WHERE kind = 'mission_started'")
+        db.execute("UPDATE missions SET meta = '[]'")
+    journal = Journal(path)
+    read = journal.events(mission_id)
+    journal.close()
+    assert [e.data for e in read if e.kind is EventKind.DISPATCH] == [
+        {"damaged": "the data column is not JSON (Expecting property name enclosed in double "
+                    "quotes: line 1 column 2 (char 1))"}] * 2
+    assert [e.codes for e in read if e.kind is EventKind.VERDICT] == [()]
+    assert read[0].kind is EventKind.NOTE
+    assert read[0].detail.startswith("damaged row: kind 'nonsense' is none crewgate writes; ")
+    adapter = Witness(sar)
+    _airborne(adapter)
+    (done,) = _recover(sar, path, adapter)
+    assert done.findings.engaged == ("iris",)
+    assert [c.ref for c in adapter.started] == ["iris.land"]  # (the takeoff: adapter.sim's)

@@ -49,6 +49,17 @@ def event_line(event: Event) -> str:
     step = f"[{event.step}] " if event.step is not None else ""
     what = escape(f"{event.robot}.{event.skill} ") if event.robot else ""
     codes = f" [red]{escape(', '.join(event.codes))}[/]" if event.codes else ""
+    try:
+        detail = _detail(event)
+    except (AttributeError, KeyError, TypeError, ValueError):  # a row edited by hand
+        detail = f"{event.detail} (its data is not as crewgate writes it)"
+    if "damaged" in event.data:
+        detail += f" (damaged row: {event.data['damaged']})"
+    return f"[dim]{t}[/] [{style}]{icon} {event.kind:<13}[/] {step}{what}{escape(detail)}{codes}"
+
+
+def _detail(event: Event) -> str:
+    """What the event says, read from its data as crewgate writes it."""
     detail = event.detail
     if event.kind == "plan_proposed":
         detail = _plan_summary(event.data)
@@ -67,7 +78,7 @@ def event_line(event: Event) -> str:
         detail = "asking the planner once more, with the gate's feedback"
     elif event.kind == "refusal" and event.data.get("problems"):
         detail += ": " + "; ".join(str(p.get("detail", "")) for p in event.data["problems"])
-    return f"[dim]{t}[/] [{style}]{icon} {event.kind:<13}[/] {step}{what}{escape(detail)}{codes}"
+    return str(detail)
 
 
 def _facts(verdict: dict[str, Any]) -> str:
