@@ -73,6 +73,16 @@ def _killed_at(sar: Crew, path: Path, k: int) -> str:
     return result.mission_id
 
 
+def _killed_after(sar: Crew, path: Path, kind: EventKind, step: int) -> str:
+    """Run the mission with its journal going dark right after its ``kind`` event of plan step
+    ``step`` (found in a full run journaled to memory); its id."""
+    probe = Journal(":memory:")
+    run_mission(sar, SAD, ScriptedPlanner([SAD_PLAN]), journal=probe)
+    events = probe.events(probe.missions()[0].mission_id)
+    k = next(i for i, e in enumerate(events, 1) if e.kind is kind and e.step == step)
+    return _killed_at(sar, path, k)
+
+
 def _recover(sar: Crew, path: Path, adapter: SimAdapter) -> list[Recovery]:
     journal = Journal(path)
     try:
@@ -128,12 +138,8 @@ def test_a_mission_killed_at_every_event_is_closed_crashed_and_no_step_is_sent_a
 def test_the_reason_lists_what_was_sent_and_what_was_confirmed(sar: Crew,
                                                                tmp_path: Path) -> None:
     path = tmp_path / "j.sqlite3"
-    probe = Journal(":memory:")
-    run_mission(sar, SAD, ScriptedPlanner([SAD_PLAN]), journal=probe)
-    events = probe.events(probe.missions()[0].mission_id)
     # the journal goes dark right after the search was sent (the drone searches)
-    k = next(i for i, e in enumerate(events, 1) if e.kind is EventKind.SENT and e.step == 1)
-    mission_id = _killed_at(sar, path, k)
+    mission_id = _killed_after(sar, path, EventKind.SENT, 1)
     (done,) = _recover(sar, path, Witness(sar))
     assert done.reason == (
         "the orchestrator stopped without closing the mission (killed, or lost power); "
@@ -151,13 +157,9 @@ def test_the_reason_lists_what_was_sent_and_what_was_confirmed(sar: Crew,
 
 def test_a_step_whose_sending_was_not_journaled_is_in_doubt_and_its_robot_is_secured(
         sar: Crew, tmp_path: Path) -> None:
-    probe = Journal(":memory:")
-    run_mission(sar, SAD, ScriptedPlanner([SAD_PLAN]), journal=probe)
-    events = probe.events(probe.missions()[0].mission_id)
-    # killed between the rover's dispatch intent and the record of its sending
-    k = next(i for i, e in enumerate(events, 1) if e.kind is EventKind.DISPATCH and e.step == 2)
     path = tmp_path / "j.sqlite3"
-    _killed_at(sar, path, k)
+    # killed between the rover's dispatch intent and the record of its sending
+    _killed_after(sar, path, EventKind.DISPATCH, 2)
     adapter = Witness(sar)
     (done,) = _recover(sar, path, adapter)
     assert done.findings.in_doubt == ((2, "tb3.navigate_to"),)
@@ -168,12 +170,8 @@ def test_a_step_whose_sending_was_not_journaled_is_in_doubt_and_its_robot_is_sec
 
 def test_an_unreachable_robot_is_named_and_the_recovery_says_so(sar: Crew,
                                                                 tmp_path: Path) -> None:
-    probe = Journal(":memory:")
-    run_mission(sar, SAD, ScriptedPlanner([SAD_PLAN]), journal=probe)
-    events = probe.events(probe.missions()[0].mission_id)
-    k = next(i for i, e in enumerate(events, 1) if e.kind is EventKind.SENT and e.step == 2)
     path = tmp_path / "j.sqlite3"
-    mission_id = _killed_at(sar, path, k)
+    mission_id = _killed_after(sar, path, EventKind.SENT, 2)
     adapter = Witness(sar, ("robot_unavailable:tb3",))
     _airborne(adapter)
     (done,) = _recover(sar, path, adapter)
@@ -314,12 +312,8 @@ def test_a_journal_with_damaged_rows_is_still_recovered(sar: Crew, tmp_path: Pat
     journal's readers raise, so recovery ran no fallback; it is now read with the damage named."""
     import sqlite3
 
-    probe = Journal(":memory:")
-    run_mission(sar, SAD, ScriptedPlanner([SAD_PLAN]), journal=probe)
-    events = probe.events(probe.missions()[0].mission_id)
-    k = next(i for i, e in enumerate(events, 1) if e.kind is EventKind.SENT and e.step == 1)
     path = tmp_path / "j.sqlite3"
-    mission_id = _killed_at(sar, path, k)
+    mission_id = _killed_after(sar, path, EventKind.SENT, 1)
     with sqlite3.connect(path) as db:
         db.execute("UPDATE events SET data = '{not json' WHERE kind = 'dispatch'")
         db.execute("UPDATE events SET codes = '[1, NaN' WHERE kind = 'verdict'")
