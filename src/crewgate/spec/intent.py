@@ -1384,14 +1384,12 @@ class Intent(IntentChecks, Rule):
         """The numeric parameters of these skills in the quantity's unit; of a number said
         without a unit after a measure ("altitude 4"), those the measure names, in their own
         unit."""
-        if q.measure:
-            family = _MEASURE_FAMILIES.get(q.measure, frozenset({q.measure}))
-            return tuple((ref, p) for ref in dict.fromkeys(refs)
-                         for p, kind in self._skill(ref).params.items()
-                         if kind.numeric and not family.isdisjoint(p.split("_")))
+        family = _MEASURE_FAMILIES.get(q.measure, frozenset({q.measure})) if q.measure else None
         return tuple((ref, p) for ref in dict.fromkeys(refs)
                      for p, kind in self._skill(ref).params.items()
-                     if kind.numeric and unit_key(getattr(kind, "unit", None)) == q.unit)
+                     if kind.numeric and (unit_key(getattr(kind, "unit", None)) == q.unit
+                                          if family is None else not family.isdisjoint(
+                                              p.split("_"))))
 
     def _unclear(self, reading: Reading, start: int, valued: set[int]) -> str | None:
         # where each known thing is named (the robots' mentions as read for the brief: where

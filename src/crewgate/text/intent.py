@@ -1165,6 +1165,7 @@ class Reading:
                             for i in self._at(w))
         if spelled_at:
             starts = sorted({*starts, *spelled_at})
+        measured = not _MEASURES.isdisjoint(self._vocabulary)  # a number's measure may be said
         for i in starts:
             if i < taken:
                 continue
@@ -1184,7 +1185,7 @@ class Reading:
                                     self.clause_of[i], said, ">="))
                 out.append(Quantity(at, end, high, unit_of, self.clause_of[i], said, "<="))
             elif unit is None:
-                found = self._measured(i, end, value)
+                found = self._measured(i, end, value) if measured else None
                 if found is not None:
                     out.append(found)
             elif not self._in_range(i, end):
