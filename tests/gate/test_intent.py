@@ -247,6 +247,13 @@ def test_a_robot_ruled_out_does_not_act_and_the_asked_action_is_owed(g1_go2: Cre
     ("Bring the red cube to room_a. Cancel!", "cancel"),
     ("Bring the red cube to room_a. Abort.", "abort"),
     ("Bring the red cube to room_a. Okay, scrap.", "okay, scrap"),
+    # ... or waits (each carry ran)
+    ("Bring the red cube to room_a. Actually, hold on.", "actually, hold on"),
+    ("Bring the red cube to room_a. Wait.", "wait"),
+    ("Bring the red cube to room_a. Not so fast!", "not so fast"),
+    ("Bring the red cube to room_a. One moment.", "one moment"),
+    ("Bring the red cube to room_a - wait, no.", "wait, no"),
+    ("Bring the red cube to room_a. Hold that thought.", "hold that thought"),
 ])
 def test_a_retracted_request_dispatches_nothing(g1_go2: Crew, request_: str, cue: str) -> None:
     v = check(g1_go2, request_, carry("red_cube", "room_a"))
@@ -345,6 +352,28 @@ _NOTHING = "and asks nothing to move now: no step may run"
     ("Drive the rover to x 2, y 3 at my signal.",
      "asks for it later ('at my signal')",
      "to have it done now, ask without 'at my signal'"),
+    # ... confirmed, approved, or asked for first; made ready for (each drove)
+    ("Drive the rover to x 2, y 3 once I confirm.",
+     "asks for it later ('once i confirm')",
+     "to have it done now, ask without 'once i confirm'"),
+    ("Drive the rover to x 2, y 3 after my approval.",
+     "asks for it later ('after my approval')",
+     "to have it done now, ask without 'after my approval'"),
+    ("Wait for my confirmation and drive the rover to x 2, y 3.",
+     "asks for it later ('wait for my confirmation')",
+     "to have it done now, ask without 'wait for my confirmation'"),
+    ("Check with me before driving the rover to x 2, y 3.",
+     "asks for it later ('check with me')",
+     "to have it done now, ask without 'check with me'"),
+    ("Drive the rover to x 2, y 3 but ask me first.",
+     "asks for it later ('ask me first')",
+     "to have it done now, ask without 'ask me first'"),
+    ("Prepare to drive the rover to x 2, y 3.",
+     "asks for it later ('prepare to')",
+     "to have it done now, ask without 'prepare to'"),
+    ("Stand by to drive the rover to x 2, y 3.",
+     "asks for it later ('stand by to')",
+     "to have it done now, ask without 'stand by to'"),
     # a question the request answers no; what happened already
     ("Rover to x 2, y 3? Absolutely not.",
      "asks a question ('rover to x 2, y 3')",
@@ -1127,12 +1156,42 @@ def test_a_point_the_request_rules_out_is_not_gone_to(sar: Crew, request_: str,
 
 
 def test_a_zone_the_request_rules_out_is_not_searched(sar: Crew) -> None:
+    """Neither the zone left out nor a zone over it is searched: the drone would sweep what
+    the request says not to (the search over it was accepted)."""
     request = "Search x from 0 to 5, y from 0 to 5, not x from 1 to 2, y from 1 to 2, then land."
     inner = {"x_min": 1, "x_max": 2, "y_min": 1, "y_max": 2}
+    said = "the request rules out iris.search_target here: 'not x from 1 to 2, y from 1 to 2'"
     v = check(sar, request, plan("search_only", ("iris", "takeoff", {}),
                                  ("iris", "search_target", inner), LAND))
-    assert ("negated_step", 1) in [(c, i) for i, c in codes(v)]
-    assert codes(check(sar, request, plan("search_only", *SEARCH, LAND))) == []
+    assert found(v) == [(1, "negated_step", said)]
+    assert found(check(sar, request, plan("search_only", *SEARCH, LAND))) == [
+        (1, "negated_step", said)]
+
+
+def _search(x0: float, x1: float, y0: float, y1: float) -> dict[str, Any]:
+    return plan("search_only", ("iris", "takeoff", {}), ("iris", "search_target", {
+        "x_min": x0, "x_max": x1, "y_min": y0, "y_max": y1}), LAND)
+
+
+@pytest.mark.parametrize(("request_", "said"), [
+    ("Search x 0 to 10, y 0 to 10 except x 0 to 2, then land.", "except x 0 to 2"),
+    ("Search x 0 to 10, y 0 to 10 but not x from 0 to 2, then land.", "not x from 0 to 2"),
+    ("Search x 0 to 10, y 0 to 10 excluding x 0 to 2, y 0 to 10, then land.",
+     "excluding x 0 to 2, y 0 to 10"),
+    ("Search x 0 to 10, y 0 to 10, then land. Do not search x 0 to 2, y -1 to 11.",
+     "do not search x 0 to 2, y -1 to 11"),
+])
+def test_a_strip_left_out_of_a_search_leaves_the_rest_to_search(sar: Crew, request_: str,
+                                                                 said: str) -> None:
+    """A zone (or an axis range alone: a strip) left out of a zone the request states is
+    searched by no step (the whole was accepted); what is left of the zone, a rectangle, is
+    the zone asked for (it was refused as a value the request does not state)."""
+    assert found(check(sar, request_, _search(0, 10, 0, 10))) == [
+        (1, "negated_step", f"the request rules out iris.search_target here: '{said}'")]
+    assert found(check(sar, request_, _search(2, 10, 0, 10))) == []
+    assert found(check(sar, request_, _search(3, 10, 0, 10))) == [
+        (1, "substituted_value", "iris.search_target: zone x [3, 10] y [0, 10] is not what "
+         "the request states")]
 
 
 def test_keep_the_drone_on_the_ground_rules_out_every_drone_step(sar: Crew) -> None:
@@ -1648,6 +1707,15 @@ def test_a_hazard_is_kept_away_from_and_nothing_sent_is_no_send(
      [(0, "excluded_robot", "the request rules out tb3 here: 'forbid you to drive the rover'"),
       (0, "negated_step", "the request rules out tb3.navigate_to here: 'forbid you to drive "
        "the rover to x 2, y 3'")]),
+    ("I'd rather you didn't drive the rover to x 2, y 3.",
+     [(0, "excluded_robot", "the request rules out tb3 here: \"rather you didn't drive the "
+       "rover\""),
+      (0, "negated_step", "the request rules out tb3.navigate_to here: \"rather you didn't "
+       "drive the rover to x 2, y 3\"")]),
+    ("Negative on the rover move to x 2, y 3.",
+     [(0, "excluded_robot", "the request rules out tb3 here: 'negative on the rover'"),
+      (0, "negated_step", "the request rules out tb3.navigate_to here: 'negative on the rover "
+       "move to x 2, y 3'")]),
     # what the rover is kept from, not the rover
     ("Prevent the rover from reaching x 2, y 3.",
      [(0, "negated_step", "the request rules out tb3.navigate_to here: 'prevent the rover from "
@@ -1744,8 +1812,23 @@ def test_actually_before_nothing_named_takes_nothing_back(
          "x_min": 0, "x_max": 10, "y_min": 0, "y_max": 10}), LAND),
      [(1, "negated_step", "the request rules out iris.search_target here: 'avoid x 0 to 2, "
        "y 0 to 2'")]),
-    # a zone left out of a search is not kept away from (the search of the whole is asked)
+    # a zone left out of a search is not searched over either (it was)
     ("Search x 0 to 10, y 0 to 10 except x 0 to 2, y 0 to 2. Land.",
+     plan("search_only", ("iris", "takeoff", {}), ("iris", "search_target", {
+         "x_min": 0, "x_max": 10, "y_min": 0, "y_max": 10}), LAND),
+     [(1, "negated_step", "the request rules out iris.search_target here: 'except x 0 to 2, "
+       "y 0 to 2'")]),
+    # ... nor a zone said to be a hazard (the search over it was accepted)
+    ("Search x 0 to 10, y 0 to 10 and land; x 1 to 2, y 1 to 2 is off limits.",
+     plan("search_only", ("iris", "takeoff", {}), ("iris", "search_target", {
+         "x_min": 0, "x_max": 10, "y_min": 0, "y_max": 10}), LAND),
+     [(1, "negated_step", "the request rules out iris.search_target here: 'x 1 to 2, y 1 to 2 "
+       "is off limits'")]),
+    ("X 0 to 5, y 0 to 5 is flooded. Drive the rover to x 2, y 3.", GO_23,
+     [(0, "negated_step", "the request rules out tb3.navigate_to here: 'x 0 to 5, y 0 to 5 "
+       "is flooded'")]),
+    # a zone replaced is only itself: the one that replaces it, over it, is asked
+    ("Search x 0 to 10, y 0 to 10 instead of x 0 to 5, y 0 to 5. Land.",
      plan("search_only", ("iris", "takeoff", {}), ("iris", "search_target", {
          "x_min": 0, "x_max": 10, "y_min": 0, "y_max": 10}), LAND), []),
     ("Avoid x 0 to 5, y 0 to 5. Drive the rover to x 2, y 3.", GO_23,

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from crewgate.spec import Crew
-from crewgate.text.request import RequestFacts
+from crewgate.text.request import RequestFacts, strips
 from crewgate.text.vocabulary import Vocabulary
 from tests.text.test_spelled import speak
 
@@ -246,3 +248,18 @@ def test_coordinates_spelled_in_words_are_read(
 def test_any_spelled_coordinate_pair_reads_as_its_point(x: int, y: int, hyphen: bool) -> None:
     text = f"Drive the rover to x {speak(x, hyphen, True)}, y minus {speak(y, hyphen, False)}."
     assert facts(text).points == ((float(x), float(-y)),)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("except x 0 to 2", [(0.0, 2.0, -math.inf, math.inf)]),
+    ("but not y from 5 to -1", [(-math.inf, math.inf, -1.0, 5.0)]),
+    ("stay out of x two to three", [(2.0, 3.0, -math.inf, math.inf)]),
+    ("x 0 to 2 and x 3 to 4", [(0.0, 2.0, -math.inf, math.inf), (3.0, 4.0, -math.inf, math.inf)]),
+    # an x range and a y range are a zone, no strip; numbers alone are no range of an axis
+    ("x 0 to 2, y 0 to 5", []),
+    ("between 0 and 2", []),
+    ("x 2, y 3", []),
+])
+def test_an_axis_range_that_forms_no_zone_is_a_strip(
+        text: str, expected: list[tuple[float, float, float, float]]) -> None:
+    assert list(strips(text)) == expected

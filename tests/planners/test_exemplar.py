@@ -171,3 +171,15 @@ def test_a_robot_is_not_the_object_to_carry(planners: dict[str, ExemplarPlanner]
     plan = ask(planners["g1_go2"], "Take the quadruped to the drop-off point.")
     assert plan.workflow == "navigation_only"
     assert [dict(s.args) for s in plan.steps] == [{"location": "dropoff"}]
+
+
+@pytest.mark.parametrize("request_text", [
+    "Search x 0 to 10, y 0 to 10 except x 0 to 2, then land.",
+    "Search x 0 to 10, y 0 to 10, then land. Do not search x 0 to 2, y -1 to 11."])
+def test_a_strip_left_out_of_a_search_is_not_searched(
+        planners: dict[str, ExemplarPlanner], request_text: str) -> None:
+    """What a strip left out leaves of the zone stated is the zone searched (the whole was)."""
+    plan = ask(planners["sar"], request_text)
+    assert [(s.skill, s.args) for s in plan.steps] == [
+        ("takeoff", {}), ("search_target", {"x_min": 2.0, "x_max": 10.0, "y_min": 0.0,
+                                            "y_max": 10.0}), ("land", {})]

@@ -22,7 +22,7 @@ from crewgate.planners.exemplar.cues import Cues
 from crewgate.planners.exemplar.phrases import delexicalize, sentences
 from crewgate.spec import Crew, load_crew
 from crewgate.text.phrases import DEST, OBJECT, SOURCE, attached_number, candidates, quote
-from crewgate.text.request import RequestFacts, forget_readings
+from crewgate.text.request import RequestFacts, forget_readings, strips
 
 MB = 1_000_000
 SHORT, LONG = 2_000, 20_000  # the two lengths whose work is compared
@@ -97,7 +97,8 @@ def _readers(text: str, crews: list[Crew]) -> dict[str, Callable[[], object]]:
         return [crew.context.locations.named_in(facts[0]),
                 crew.context.objects.named_in(facts[0])]
 
-    readers: dict[str, Callable[[], object]] = {"RequestFacts.read": read}
+    readers: dict[str, Callable[[], object]] = {"RequestFacts.read": read,
+                                                "strips": partial(strips, text)}
     for crew in crews:
         readers[f"{crew.name} mentions"] = partial(mentions, crew)
         readers[f"{crew.name} Cues.read"] = partial(Cues.read, crew, text)

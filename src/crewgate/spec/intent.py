@@ -25,6 +25,7 @@ from crewgate.text.inflect import gerund
 from crewgate.text.intent import (
     ARTICLES,
     CLAUSE_JOINS,
+    HAZARD_CUES,
     KEEPING_AWAY,
     MODAL_REACH,
     WINDOW,
@@ -35,7 +36,7 @@ from crewgate.text.intent import (
     Scope,
 )
 from crewgate.text.mood import PLAN_KIND, Idle
-from crewgate.text.request import RequestFacts, Zone
+from crewgate.text.request import RequestFacts, Zone, strips
 from crewgate.text.units import unit_key
 from crewgate.text.words import clean, words
 from crewgate.values import quick_init, tuple_of
@@ -126,9 +127,13 @@ class Brief:
     negated_points: list[tuple[tuple[float, float], str]] = field(default_factory=list)
     negated_zones: list[tuple[Zone, str]] = field(default_factory=list)
     # ... of them, the zones a negation keeps away from ("avoid x 0 to 2, y 0 to 2", "stay out
-    # of ..."; not one left out, "not x 1 to 2, ...", nor one taken back): a point in one, or a
-    # zone over one, is ruled out
+    # of ...", "x 0 to 2, y 0 to 2 is off limits"): a point in one, or a zone over one, is ruled
+    # out
     avoided_zones: list[tuple[Zone, str]] = field(default_factory=list)
+    # ... and those left out ("search x 0 to 10, y 0 to 10 except x 0 to 2, y 0 to 2", "but not
+    # x 0 to 2": a strip, the other axis whole; not one replaced, "instead of ...", nor one taken
+    # back): a zone over one is ruled out
+    left_out_zones: list[tuple[Zone, str]] = field(default_factory=list)
     # actions negated only with what their negation names ("do not go to the charger": going
     # there, not going): the action and the places' and objects' referents (the points and
     # zones it names are ruled out themselves: negated_points, negated_zones)
@@ -637,20 +642,22 @@ class IntentChecks:
 
     def _ruled_out(self, brief: Brief, step: PlannedStep, f: Findings) -> None:
         if not (brief.negated or brief.negated_points or brief.negated_zones
-                or brief.negated_with):
+                or brief.negated_with or brief.left_out_zones or brief.avoided_zones):
             return
         values = step.names
         said = [m.negated for m in brief.negated
                 if m.negated and (step.ref in m.referents or values & m.referents)]
         said += [m.negated for m, things in brief.negated_with  # the action with what it names
                  if m.negated and step.ref in m.referents and values & things]
-        for slot, negated in (("point", brief.negated_points), ("zone", brief.negated_zones)):
-            if (negated or brief.avoided_zones) and step.typed is not None:
+        for slot, negated, entered in (
+                ("point", brief.negated_points, brief.avoided_zones),
+                ("zone", brief.negated_zones, brief.avoided_zones + brief.left_out_zones)):
+            if (negated or entered) and step.typed is not None:
                 for p in self._slotted.get((step.ref, slot), ()):
                     if p in step.given:  # a point or zone it says not to go to; a point
-                        value = step.typed.get(p)  # inside, or a zone over, one kept away from
+                        value = step.typed.get(p)  # inside, or a zone over, one kept away
                         said += [cue for stated, cue in negated if _same(value, stated)]
-                        said += [cue for zone, cue in brief.avoided_zones if _enters(value, zone)]
+                        said += [cue for zone, cue in entered if _enters(value, zone)]
         if said:  # the longest saying: "do not send the dog to the charger" over "do not send"
             f.add(Code.NEGATED_STEP, f"the request rules out {step.ref} here: "
                   f"{max(said, key=len)!r}")
@@ -856,20 +863,22 @@ class Intent(IntentChecks, Rule):
             "is 3.048 m), never a default or another value; "
             "every destination, object and action it states is carried by a step. A bound it "
             "states (\"below 4 metres\", \"at least 5 m\", \"between 3 and 5 m\") holds for "
-            "every value of that unit of the robot it is said of, defaults included.",
+            "every value of that unit of the robot it is said of, defaults included. No "
+            "step goes over a zone the request leaves out or keeps away from (\"search x 0 to "
+            "10, y 0 to 10 except x 0 to 2\": search x 2 to 10, y 0 to 10).",
             "- Add no step the request does not ask for, beyond what the workflow requires. "
             "Do what it asks in the order it says (\"land the drone, then stop the rover\").",
             "- If the request takes back what it asked (\"never mind\", \"cancel that\", \"don't "
-            "move anything\"), answer with no steps; if it corrects itself (\"room_a, no wait, "
-            "room_b\", \"room_a... actually, room_b\"), what follows the correction replaces "
-            "what it corrects.",
+            "move anything\", \"... Wait.\"), answer with no steps; if it corrects itself "
+            "(\"room_a, no wait, room_b\", \"room_a... actually, room_b\"), what follows the "
+            "correction replaces what it corrects.",
             "- If it asks nothing to be done now, answer with no steps: a question (\"how long "
             "would the rover take to ...?\", \"is the drone able to ...?\"; not a polite request "
             "such as \"can you ...?\"), a supposition (\"what if ...\"), what happened "
-            "(\"yesterday ...\"), something for later (\"tomorrow\", \"on my mark\"), a plan "
-            "only (\"don't execute it\") or what someone else does (\"I'll drive there "
-            "myself\", \"tell the medics to go to ...\"); a part of it that asks nothing now "
-            "asks for no step.",
+            "(\"yesterday ...\"), something for later (\"tomorrow\", \"on my mark\", \"once "
+            "I confirm\", \"prepare to ...\"), a plan only (\"don't execute it\") or what "
+            "someone else does (\"I'll drive there myself\", \"tell the medics to go to ...\"); "
+            "a part of it that asks nothing now asks for no step.",
         ])
 
     # -- reading a request --------------------------------------------------------------------
@@ -1060,6 +1069,8 @@ class Intent(IntentChecks, Rule):
         if brief.retracted is None:
             # (what a cue took back is not owed: "x 2, y 3. no wait, x 4, y 3" owes (4, 3))
             self._geometry(rest, reading, brief)
+        if (brief.left_out_zones or brief.avoided_zones) and facts.zones:
+            facts = brief.asked_facts = _less_left_out(facts, brief)
         brief.gives = self._given(brief, facts)
         return brief
 
@@ -1243,8 +1254,11 @@ class Intent(IntentChecks, Rule):
             end = reading.through_values(scope.end)
             if not any(w[0].isdigit() for w in words[scope.start:end]):
                 continue
-            facts = RequestFacts.read(reading.span_text(scope.start, end))
-            if not (facts.points or facts.zones):
+            text = reading.span_text(scope.start, end)
+            facts = RequestFacts.read(text)
+            replaced = scope.cue in REPLACING
+            lone = strips(text) if not (facts.zones or replaced) else ()
+            if not (facts.points or facts.zones or lone):
                 continue
             said = reading.said(scope.at, max(end, scope.said_to))
             if end >= scope.said_to:  # with its closing brackets: "avoid (2, 3)"
@@ -1252,8 +1266,10 @@ class Intent(IntentChecks, Rule):
                 said += after[:len(after) - len(after.lstrip(")]"))]
             brief.negated_points += [(p, said) for p in facts.points]
             brief.negated_zones += [(z, said) for z in facts.zones]
-            if scope.cue in AVOIDING:  # a zone kept away from, not one left out of a search
-                brief.avoided_zones += [(z, said) for z in facts.zones]
+            if scope.cue in AVOIDING:  # a zone kept away from: a point in it, a zone over it
+                brief.avoided_zones += [(z, said) for z in (*facts.zones, *lone)]
+            elif not replaced:  # one left out ("search ... except x 0 to 2"): a zone over it
+                brief.left_out_zones += [(z, said) for z in (*facts.zones, *lone)]
             valued[scope.at] = (*facts.points, *facts.zones)
         return valued
 
@@ -1458,6 +1474,47 @@ def _enters(value: object, zone: Zone) -> bool:
     return min(x1, zx1) - max(x0, zx0) > TOLERANCE and min(y1, zy1) - max(y0, zy0) > TOLERANCE
 
 
+def _less_left_out(facts: RequestFacts, brief: Brief) -> RequestFacts:
+    """The request's facts with, for each zone it states that a zone left out (or kept away
+    from) cuts into a rectangle ("search x 0 to 10, y 0 to 10 except x 0 to 2": x 2 to 10, y 0
+    to 10), what is left of it stated too, first: the zone a step may search (the stated zone
+    is owed as that)."""
+    left: list[Zone] = []
+    for zone in facts.zones:
+        rest = zone
+        for out, _ in (*brief.left_out_zones, *brief.avoided_zones):
+            cut = _less(rest, out)
+            if cut is not None:
+                rest = cut
+        if rest != zone:
+            left.append(rest)
+            brief.zones = [rest if _same(z, zone) else z for z in brief.zones]
+    if not left:
+        return facts
+    return RequestFacts(facts.text, facts.tokens, facts.breaks, facts.numbers, facts.points,
+                        (*left, *facts.zones))  # (what is left first: the zone to fill in)
+
+
+def _less(zone: Zone, out: Zone) -> Zone | None:
+    """What is left of the zone without ``out``, when that is a smaller rectangle: ``out``
+    spans the zone along one axis and covers one end of it along the other."""
+    (x0, x1), (y0, y1) = sorted(zone[:2]), sorted(zone[2:])
+    (ox0, ox1), (oy0, oy1) = sorted(out[:2]), sorted(out[2:])
+    spans_y = oy0 <= y0 + TOLERANCE and oy1 >= y1 - TOLERANCE
+    spans_x = ox0 <= x0 + TOLERANCE and ox1 >= x1 - TOLERANCE
+    if spans_y and not spans_x:
+        if ox0 <= x0 + TOLERANCE and x0 < ox1 < x1 - TOLERANCE:
+            return (ox1, x1, y0, y1)
+        if ox1 >= x1 - TOLERANCE and x0 + TOLERANCE < ox0 < x1:
+            return (x0, ox0, y0, y1)
+    if spans_x and not spans_y:
+        if oy0 <= y0 + TOLERANCE and y0 < oy1 < y1 - TOLERANCE:
+            return (x0, x1, oy1, y1)
+        if oy1 >= y1 - TOLERANCE and y0 + TOLERANCE < oy0 < y1:
+            return (x0, x1, y0, oy0)
+    return None
+
+
 def _same(value: object, stated: tuple[float, ...]) -> bool:
     return isinstance(value, tuple) and len(value) == len(stated) and all(
         _close(a, b) for a, b in zip(value, stated, strict=True))
@@ -1475,7 +1532,10 @@ _MEASURE_FAMILIES = dict.fromkeys(_HEIGHT, _HEIGHT)
 # the negations that keep away from what they cover (a hazard), not only leave it out
 AVOIDING = frozenset({"avoid", "stay out of", "stay away from", "stay clear of", "keep out of",
                       "keep away from", "keep clear of", "steer clear of", "away from",
-                      "clear of"})
+                      "clear of", *HAZARD_CUES})
+# the negations that say what replaces what they cover ("search x 0 to 10, y 0 to 10 instead of
+# x 0 to 5, y 0 to 5"): that alone is ruled out, not what overlaps it
+REPLACING = frozenset({"instead of", "rather than"})
 # where a clause ends in the text (a stop and a space; not the point of "2.5")
 CLAUSE_BREAK = re.compile(r"[.!?;:](?:\s+|$)|\s[-\u2013\u2014]+\s")
 # the parts of a request values are given in: its clauses, but that a colon addresses what

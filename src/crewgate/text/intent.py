@@ -73,6 +73,10 @@ NEGATIONS: tuple[tuple[str, ...], ...] = (
     ("hazardous", "to"),
     # "hold off on sending the rover", "refrain from ...", "forget about the rover"
     ("hold", "off"), ("refrain", "from"), ("forget", "about"),
+    # "I'd rather you didn't send the rover", "negative on the rover"
+    *((w, "you", *did) for w in ("rather", "prefer")
+      for did in (("didn", "t"), ("did", "not"), ("didnt",))),
+    ("negative", "on"),
     # "skip the search and ...", "instead of searching", "call off the search"
     *_NARROW_CUES,
 )
@@ -142,6 +146,7 @@ RETRACTIONS: tuple[tuple[str, ...], ...] = (
     ("i", "m", "kidding"), ("i", "m", "joking"),
     # a correction: what follows replaces what came before ("room_a, correction: room_b")
     ("i", "meant"), ("correction",), ("or", "rather"), ("change", "of", "plan"),
+    ("wait", "no"), ("hold", "that", "thought"),
 )
 # "don't move anything": every motion ruled out (a retraction of everything)
 NOTHING_MOVES: tuple[tuple[str, ...], ...] = (
@@ -160,9 +165,15 @@ _SENTENCE_ENDS = frozenset(".!")
 _PART_ENDS = frozenset(".!,")  # ... or a part's (what a correction names ends there)
 _ENDS = frozenset(".!?")  # ... or a question's
 # a sentence of just one of these (interjections before it) after another calls off what came
-# before ("Drive the rover to x 2, y 3. Cancel!", "... Abort.", "... No, scrap.")
-_CALLING_OFF = frozenset({"cancel", "abort", "scrap", "scratch", "belay", "disregard",
-                          "cancelled", "canceled", "aborted"})
+# before ("Drive the rover to x 2, y 3. Cancel!", "... Abort.", "... No, scrap.", "... Actually,
+# hold on.", "... Wait.")
+_CALLING_OFF: tuple[tuple[str, ...], ...] = (
+    *((w,) for w in ("cancel", "abort", "scrap", "scratch", "belay", "disregard", "cancelled",
+                     "canceled", "aborted", "wait")),
+    ("hold", "on"), ("hang", "on"), ("hold", "up"), ("hold", "it"), ("not", "so", "fast"),
+    ("hold", "your", "horses"),
+    *((*w, t) for w in (("one",), ("just", "a"), ("wait", "a"), ("hold", "on", "a"),
+                        ("hang", "on", "a")) for t in ("moment", "second", "sec", "minute")))
 _BARE_NO_WORDS = 4  # a bare no ("Of course not.") is a sentence of at most these many words
 # a bare refusal said of a robot right before it ("Rover: no.", "the rover? Not today.")
 _BARE_NO = frozenset({"no", "nope", "nah", "not"})
@@ -196,25 +207,28 @@ ARTICLES = frozenset({"the", "a", "an", "our", "my", "your", "that", "this"})
 # needed", "the search is cancelled", "going to the charger is not allowed"): a negation's scope
 # that covers the subject (Reading.scopes); right after a robot or a thing, a stay cue too
 _UNWANTED = ("needed", "required", "necessary", "wanted", "allowed", "permitted")
+# a hazard where it is ("x 2, y 3 is dangerous", "room_a is flooded"): kept away from, a point
+# in a zone said so as well as the zone (crewgate.spec.intent)
+_HAZARDS = (("off", "limits"), ("dangerous",), ("unsafe",), ("not", "safe"), ("hazardous",),
+            ("a", "hazard"), ("blocked",), ("closed",), ("flooded",), ("on", "fire"),
+            ("impassable",), ("contaminated",), ("a", "no", "go", "zone"),
+            ("a", "no", "go", "area"), ("no", "go"))
 _DROPPED = (("unnecessary",), ("forbidden",), ("prohibited",), ("cancelled",), ("canceled",),
-            ("called", "off"), ("off", "the", "table"), ("off", "limits"),
-            ("out", "of", "the", "question"), ("not", "an", "option"),
-            # a hazard where it is ("x 2, y 3 is dangerous", "room_a is flooded"): kept away from
-            ("dangerous",), ("unsafe",), ("not", "safe"), ("hazardous",), ("a", "hazard"),
-            ("blocked",), ("closed",), ("flooded",), ("on", "fire"), ("impassable",),
-            ("contaminated",), ("a", "no", "go", "zone"), ("a", "no", "go", "area"),
-            ("no", "go"))
+            ("called", "off"), ("off", "the", "table"), ("out", "of", "the", "question"),
+            ("not", "an", "option"), *_HAZARDS)
+_BE = (("is",), ("are",), ("would", "be"))  # before what drops its subject
+# the cues (as a negation's scope says them) that say their subject is a hazard
+HAZARD_CUES = frozenset(" ".join((*be, *h)) for be in _BE for h in _HAZARDS)
 DROPS: tuple[tuple[str, ...], ...] = (
     *((be, "not", a) for be in ("is", "are") for a in _UNWANTED),
     *((be, "no", "longer", a) for be in ("is", "are") for a in _UNWANTED),
     *((be, "t", a) for be in ("isn", "aren") for a in _UNWANTED),
     *((*will, "be", a) for will in (("won", "t"), ("will", "not")) for a in _UNWANTED),
-    *((be, *s) for be in ("is", "are") for s in _DROPPED),
+    *((*be, *s) for be in _BE for s in _DROPPED),
     # "driving the rover to x 2, y 3 would be a mistake", "... is a bad idea"
     *((*be, *s) for be in (("is",), ("are",), ("would", "be"), ("will", "be"))
       for s in (("a", "mistake"), ("a", "bad", "idea"), ("not", "a", "good", "idea"),
                 ("too", "dangerous"), ("too", "risky"), ("risky",))),
-    *(("would", "be", *s) for s in _DROPPED),
 )
 # a robot that cannot act now ("the rover is broken", "is offline", "isn't available")
 _UNABLE = (("broken",), ("busy",), ("unavailable",), ("offline",), ("disabled",), ("damaged",),
@@ -756,11 +770,10 @@ class Reading:
         y 3. Cancel!"); "cancel the search" is a negation of the search."""
         seps = self.seps
         out = []
-        for word in _CALLING_OFF.intersection(self._vocabulary):
-            for i in self._at(word):
-                k = self._interjected(i, i + 1, _ENDS)
-                if k and not _ENDS.isdisjoint(seps[k - 1]):
-                    out.append((k, i + 1))
+        for start, end in self.find(_CALLING_OFF):
+            k = self._interjected(start, end, _ENDS)
+            if k and not _ENDS.isdisjoint(seps[k - 1]):
+                out.append((k, end))
         return out
 
     def _interjected(self, start: int, end: int, ends: frozenset[str]) -> int | None:

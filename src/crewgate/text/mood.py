@@ -87,6 +87,11 @@ PAST: tuple[tuple[str, ...], ...] = (
     ("yesterday",), ("ago",), ("last", "night"), ("last", "week"), ("last", "month"),
     ("last", "year"), ("last", "time"), ("earlier",), ("earlier", "today"), ("previously",),
     ("this", "morning"), ("already",))
+# what the operator gives for it to be done ("wait for my confirmation", "after my go")
+_CONSENTS = ("go", "signal", "command", "order", "word", "confirmation", "approval",
+             "permission")
+# before what the operator says ("when I say so", "once I confirm", "after I give the word")
+_UNTIL = ("when", "until", "till", "if", "once", "after")
 # anywhere in a sentence, not after "not" ("now, not tomorrow"): what asks for later
 LATER: tuple[tuple[str, ...], ...] = (
     ("tomorrow",), ("tonight",), ("next", "week"), ("next", "month"), ("next", "year"),
@@ -98,13 +103,19 @@ LATER: tuple[tuple[str, ...], ...] = (
     ("in", "the", "afternoon"), ("in", "the", "evening"), ("next", "time"),
     ("another", "time"), ("some", "other", "time"), ("next", "mission"),
     *(("on", "my", w) for w in ("mark", "signal", "command", "go", "order", "word")),
-    *(("wait", "for", "my", w) for w in ("go", "signal", "command", "order", "word", "ok",
-                                         "okay")),
-    *((w, "i", "say", s) for w in ("when", "until", "if", "once") for s in ("so", "go")),
-    *((w, "i", "give", "the", s) for w in ("when", "until", "once")
+    *(("wait", "for", "my", w) for w in (*_CONSENTS, "ok", "okay")),
+    *(("after", "my", w) for w in _CONSENTS),
+    *((w, "i", "say", s) for w in _UNTIL for s in ("so", "go")),
+    *((w, "i", v) for w in _UNTIL for v in ("confirm", "approve", "agree")),
+    *((w, "i", "give", "the", s) for w in _UNTIL
       for s in ("word", "signal", "order", "command", "go")),
-    *((w, "i", "tell", "you") for w in ("when", "until", "once")),
-    *(("at", "my", w) for w in ("mark", "signal", "command", "word")))
+    *((w, "i", "tell", "you") for w in _UNTIL),
+    *(("at", "my", w) for w in ("mark", "signal", "command", "word")),
+    # the operator asked first ("check with me before driving ...", "... but ask me first")
+    ("check", "with", "me"), ("ask", "me", "first"), ("ask", "me", "before"),
+    # made ready for, not done ("prepare to drive the rover ...", "stand by to land")
+    ("prepare", "to"), ("prepare", "for"), ("get", "ready", "to"), ("get", "ready", "for"),
+    ("be", "ready", "to"), ("stand", "by", "to"), ("stand", "by", "for"), ("standby", "to"))
 # anywhere in the request: a plan to look at, nothing run
 PLAN_ONLY: tuple[tuple[str, ...], ...] = (
     *((*dont, w) for dont in (("don", "t"), ("do", "not"), ("dont",))

@@ -73,9 +73,9 @@ class _Spans:
         return "".join(out)
 
 
-def _zones(cut: Cut, spans: _Spans) -> tuple[Zone, ...]:
+def _zones(cut: Cut, spans: _Spans, lone: list[Found] | None = None) -> tuple[Zone, ...]:
     """Zones stated in the text; ``spans`` collects where they are (so that a range's bounds are
-    not also read as a point)."""
+    not also read as a point); ``lone``, when given, receives the axis ranges that form none."""
     zones: list[Zone] = []
     found = read(cut, (*ZONES, *AXIS_RANGES))
     for shape in ZONES:
@@ -102,7 +102,11 @@ def _zones(cut: Cut, spans: _Spans) -> tuple[Zone, ...]:
             zones.append((x0, x1, y0, y1))
             pending = None
         else:
+            if pending is not None and lone is not None:
+                lone.append(pending)
             pending = m
+    if pending is not None and lone is not None:
+        lone.append(pending)
     spans.add(axis_spans)
     return tuple(zones)
 
@@ -199,11 +203,9 @@ class RequestFacts:
 
     @classmethod
     def _read(cls, text: str) -> RequestFacts:
-        norm = clean(text)  # as it reads: NFKC, nothing unseen, a dash for a minus made "-"
         tokens, stops = read_words(text)
         spelled_here = not SPELLED_FIRST.isdisjoint(tokens)
-        if (spelled_here or not _MINUS.isdisjoint(tokens)) and not _AXES.isdisjoint(tokens):
-            norm = _coordinates_in_digits(norm)  # "x two, y minus three", "y minus 3"
+        norm = _normalized(text, tokens, spelled_here)
         gaps = Gaps()
         cut = Cut(norm, gaps)
         numbers = tuple(map(float, cut.numbers if "M" not in cut.units else compress(
@@ -244,6 +246,35 @@ class RequestFacts:
             and _close(ys[1], z[3])
             for z in self.zones
         )
+
+
+def _normalized(text: str, tokens: tuple[str, ...], spelled_here: bool) -> str:
+    """The text as it reads (NFKC, nothing unseen, a dash for a minus made "-"), with the
+    coordinates written in words written in digits ("x two, y minus three")."""
+    norm = clean(text)
+    if (spelled_here or not _MINUS.isdisjoint(tokens)) and not _AXES.isdisjoint(tokens):
+        norm = _coordinates_in_digits(norm)
+    return norm
+
+
+def strips(text: str) -> tuple[Zone, ...]:
+    """The axis ranges the text states that form no zone with a range of the other axis
+    ("except x 0 to 2"), each as the strip it bounds: the whole of the other axis (an infinite
+    bound, only ever compared: never shown, never sent)."""
+    tokens, _ = read_words(text)
+    cut = Cut(_normalized(text, tokens, not SPELLED_FIRST.isdisjoint(tokens)), Gaps())
+    if not cut.gaps:
+        return ()
+    lone: list[Found] = []
+    _zones(cut, _Spans(), lone)
+    out = []
+    for m in lone:
+        lo, hi = sorted((m.first, m.second))
+        if m.label == "x":
+            out.append((lo, hi, -math.inf, math.inf))
+        elif m.label == "y":
+            out.append((-math.inf, math.inf, lo, hi))
+    return tuple(out)
 
 
 def _spelled_quantities(tokens: tuple[str, ...]) -> tuple[float, ...]:

@@ -157,9 +157,10 @@ class ExemplarPlanner(Planner):
     def candidates(self, request: str) -> list[Candidate]:
         """Every workflow's filled template, scored: similarity to its nearest example, plus how
         well the values the request states fit the slots the template takes."""
-        facts = RequestFacts.read(request)
         cues = Cues.read(self.crew, request)
         brief = self.crew.intent.brief(request)
+        # what the parts that ask state, with what a zone left out leaves of a zone stated
+        facts = brief.asked_facts or RequestFacts.read(request)
         fill = FillRequest(facts, self.crew.context, self.actions, frozenset(
             r for m in brief.negated for r in m.referents), tuple(brief.alternatives))
         known, unknown = provided(self.crew, fill)
