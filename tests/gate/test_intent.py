@@ -254,6 +254,13 @@ def test_a_robot_ruled_out_does_not_act_and_the_asked_action_is_owed(g1_go2: Cre
     ("Bring the red cube to room_a. One moment.", "one moment"),
     ("Bring the red cube to room_a - wait, no.", "wait, no"),
     ("Bring the red cube to room_a. Hold that thought.", "hold that thought"),
+    ("Bring the red cube to room_a. Belay my last.", "belay my last"),
+    ("Bring the red cube to room_a. I changed my mind.", "i changed my mind"),
+    ("Bring the red cube to room_a. Actually, let's not.", "actually, let's not"),
+    ("Bring the red cube to room_a. On reflection, no.", "on reflection"),
+    ("Bring the red cube to room_a. Strike that.", "strike that"),
+    ("Bring the red cube to room_a. Or not.", "or not"),
+    ("Bring the red cube to room_a. Kidding!", "kidding"),
 ])
 def test_a_retracted_request_dispatches_nothing(g1_go2: Crew, request_: str, cue: str) -> None:
     v = check(g1_go2, request_, carry("red_cube", "room_a"))
@@ -352,7 +359,14 @@ _NOTHING = "and asks nothing to move now: no step may run"
     ("Drive the rover to x 2, y 3 at my signal.",
      "asks for it later ('at my signal')",
      "to have it done now, ask without 'at my signal'"),
-    # ... confirmed, approved, or asked for first; made ready for (each drove)
+    # a supposition; a simulation; confirmed, approved, or asked for first; made ready for
+    # (each drove)
+    ("If I asked you to drive the rover to x 2, y 3, would you?",
+     "supposes ('if i asked you to drive the rover ...')",
+     "to have it done now, ask for it"),
+    ("Drive the rover to x 2, y 3 in simulation only.",
+     "asks for a plan only ('in simulation only')",
+     "to run it, ask without 'in simulation only'"),
     ("Drive the rover to x 2, y 3 once I confirm.",
      "asks for it later ('once i confirm')",
      "to have it done now, ask without 'once i confirm'"),

@@ -146,7 +146,11 @@ RETRACTIONS: tuple[tuple[str, ...], ...] = (
     ("i", "m", "kidding"), ("i", "m", "joking"),
     # a correction: what follows replaces what came before ("room_a, correction: room_b")
     ("i", "meant"), ("correction",), ("or", "rather"), ("change", "of", "plan"),
-    ("wait", "no"), ("hold", "that", "thought"),
+    ("wait", "no"), ("hold", "that", "thought"), ("on", "reflection"),
+    ("on", "second", "thoughts"), ("second", "thoughts"), ("undo", "that"), ("strike", "that"),
+    # "belay my last", "disregard my last message", "ignore my previous instruction"
+    *((w, my, last) for w in ("belay", "disregard", "ignore", "cancel", "scratch")
+      for my in ("my", "the") for last in ("last", "previous")),
 )
 # "don't move anything": every motion ruled out (a retraction of everything)
 NOTHING_MOVES: tuple[tuple[str, ...], ...] = (
@@ -171,7 +175,9 @@ _CALLING_OFF: tuple[tuple[str, ...], ...] = (
     *((w,) for w in ("cancel", "abort", "scrap", "scratch", "belay", "disregard", "cancelled",
                      "canceled", "aborted", "wait")),
     ("hold", "on"), ("hang", "on"), ("hold", "up"), ("hold", "it"), ("not", "so", "fast"),
-    ("hold", "your", "horses"),
+    ("hold", "your", "horses"), ("or", "not"), ("kidding",), ("joking",), ("psych",),
+    ("let", "s", "not"), ("let", "us", "not"), ("stand", "down"),
+    *((*i, "changed", "my", "mind") for i in ((), ("i",), ("i", "ve"), ("i", "have"))),
     *((*w, t) for w in (("one",), ("just", "a"), ("wait", "a"), ("hold", "on", "a"),
                         ("hang", "on", "a")) for t in ("moment", "second", "sec", "minute")))
 _BARE_NO_WORDS = 4  # a bare no ("Of course not.") is a sentence of at most these many words

@@ -74,7 +74,10 @@ TELL: tuple[tuple[str, ...], ...] = (
 SUPPOSE: tuple[tuple[str, ...], ...] = (
     ("what", "if"), ("suppose",), ("supposing",), ("imagine",), ("hypothetically",),
     ("in", "theory"), ("theoretically",), ("let", "s", "say"), ("let", "us", "say"),
-    ("pretend",), ("let", "s", "pretend"), ("let", "us", "pretend"))
+    ("pretend",), ("let", "s", "pretend"), ("let", "us", "pretend"),
+    # "if I asked you to drive the rover to x 2, y 3, would you?"
+    *(("if", who, did) for who in ("i", "we") for did in ("asked", "told", "wanted")),
+    ("if", "i", "were", "to"), ("if", "we", "were", "to"))
 # opening a sentence: an intention of the speaker's that was not carried out, told ("I was
 # going to send the rover to x 2, y 3, but ..."): what happened
 INTENDED: tuple[tuple[str, ...], ...] = tuple(
@@ -123,6 +126,8 @@ PLAN_ONLY: tuple[tuple[str, ...], ...] = (
     *((*dont, "run", "it") for dont in (("don", "t"), ("do", "not"), ("dont",))),
     ("without", "executing"), ("without", "execution"), ("without", "running", "it"),
     ("dry", "run"), ("just", "plan"), ("only", "plan"), ("plan", "only"),
+    ("simulate",), ("in", "simulation", "only"), ("simulation", "only"),
+    ("only", "in", "simulation"),
     ("just", "the", "plan"), *(DRAFTING := (
         ("prepare", "a", "plan"), ("draft", "a", "plan"), ("propose", "a", "plan"),
         ("make", "a", "plan"), ("for", "review"), ("for", "my", "review"), ("for", "approval"),
