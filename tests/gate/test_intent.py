@@ -1493,6 +1493,15 @@ def test_nowhere_else_rules_out_what_is_not_stated(sar: Crew, x: int,
     ("Walk the dog to room_a... actually, room_b.", "room_a... actually"),
     ("Walk the dog to room_a, no, room_b.", "room_a, no"),
     ("Walk the dog to room_a. No, room_b.", "room_a. no"),
+    # ... and these (each walk to room_b was refused: room_a was still owed)
+    ("Walk the dog to room_a - I mean room_b.", "room_a - i mean"),
+    ("Walk the dog to room_a. Make that room_b.", "room_a. make that"),
+    ("Walk the dog to room_a, sorry, room_b.", "room_a, sorry"),
+    ("Walk the dog to room_a. Oops, room_b.", "room_a. oops"),
+    ("Walk the dog to room_a. My bad, room_b.", "room_a. my bad"),
+    ("Walk the dog to room_a, or better, room_b.", "room_a, or better"),
+    ("Walk the dog to room_a. Let me rephrase: room_b.", "room_a. let me rephrase"),
+    ("Walk the dog to room_a. Change that to room_b.", "room_a. change that to"),
 ])
 def test_a_place_taken_back_is_not_gone_to(g1_go2: Crew, request_: str, said: str) -> None:
     """What a cue takes back is ruled out, what follows it asked: the walk to room_a used to

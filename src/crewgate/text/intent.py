@@ -191,8 +191,15 @@ _DISMISSALS = frozenset({("leave", "it"), ("forget", "it"), ("skip", "it"), ("sk
 _LONGEST_DISMISSAL = max(map(len, _DISMISSALS))
 # "give the rover a rest"
 _RESTING = frozenset({("a", "rest"), ("a", "break"), ("the", "day"), ("a", "breather")})
-# "..., actually, room_b.": a correction names what replaces, in a few words and no action
-_CORRECTING = frozenset({"actually", "no", "nope"})
+# "..., actually, room_b.": a correction names what replaces, in a few words and no action;
+# these say it set off by a comma ("sorry, x 3, y 2"), those after them with or without one
+# ("I mean x 3, y 2", "make that room_b", "let me rephrase: x 3, y 2")
+_CORRECTING = ("actually", "no", "nope", "sorry", "oops", "er", "err", "uh", "um")
+_CORRECTING_PHRASES = (*((w,) for w in _CORRECTING), ("my", "bad"), ("i", "mean"),
+                       ("make", "that"), ("make", "it"), ("change", "that", "to"),
+                       ("or", "better"), ("let", "me", "rephrase"))
+_COMMA_AFTER = frozenset({*_CORRECTING, "bad"})  # (the cue's last word)
+_ANSWERING = frozenset({"no", "nope"})  # after a question: an answer, no correction
 _CORRECTION_WORDS = 4
 _NOT_A_CORRECTION = frozenset({"not", "no", "too", "also", "as", "well", "and", "please"})
 _SET_OFF = frozenset(",.;:!?-—…")  # what sets "actually" off from what came before
@@ -766,8 +773,7 @@ class Reading:
         back: it is a negation of that thing (``NEGATIONS``)."""
         found = [(start, end) for start, end in self.find(TAKING_BACK)
                  if not self._minds(start, end)]
-        bare = self._bare() + [(end - 1, end) for end in self.corrections] + \
-            self._no_after + self._called_off()
+        bare = self._bare() + self._correcting + self._no_after + self._called_off()
         return sorted(found + bare) if bare else found
 
     def _called_off(self) -> list[tuple[int, int]]:
@@ -820,8 +826,13 @@ class Reading:
         """Where what each correction (:meth:`_corrections`) is followed by begins: a cue that
         takes back only what what follows it names again, and no cue where that names nothing
         (the caller knows what is named)."""
-        bare_no = {start for start, _ in self._no_after}  # "... No, thanks.": a bare no
-        return frozenset(end for start, end in self._corrections() if start not in bare_no)
+        return frozenset(end for _, end in self._correcting)
+
+    @_once
+    def _correcting(self) -> list[tuple[int, int]]:
+        """Where the corrections' cues stand, but a bare no ("... No, thanks.")."""
+        bare_no = {start for start, _ in self._no_after}
+        return [(start, end) for start, end in self._corrections() if start not in bare_no]
 
     def _corrections(self) -> list[tuple[int, int]]:
         """"Actually," or "no," set off before a few words up to a comma or the sentence's end
@@ -830,19 +841,20 @@ class Reading:
         the drone too", which asks more, nor "no," after a question, which answers it."""
         words, seps, n = self.words, self.seps, len(self.words)
         out = []
-        for cue in _CORRECTING.intersection(self._vocabulary):
-            for k in self._at(cue):
-                if k + 1 >= n or "," not in seps[k] or (k and _SET_OFF.isdisjoint(
-                        seps[k - 1])) or (cue != "actually" and k and "?" in seps[k - 1]):
-                    continue
-                last = k + 1  # the last word of what follows, up to a comma or a sentence end
-                while last < n - 1 and last - k < _CORRECTION_WORDS and _PART_ENDS.isdisjoint(
-                        seps[last]):
-                    last += 1
-                said = words[k + 1:last + 1]
-                if (last == n - 1 or not _PART_ENDS.isdisjoint(seps[last])) and \
-                        self.verbs.isdisjoint(said) and _NOT_A_CORRECTION.isdisjoint(said):
-                    out.append((k, k + 1))
+        for start, end in self.find(_CORRECTING_PHRASES):
+            k = end - 1  # the cue's last word
+            if end >= n or (words[k] in _COMMA_AFTER and "," not in seps[k]) or (
+                    start and _SET_OFF.isdisjoint(seps[start - 1])) or (
+                    words[k] in _ANSWERING and start and "?" in seps[start - 1]):
+                continue
+            last = end  # the last word of what follows, up to a comma or a sentence end
+            while last < n - 1 and last - k < _CORRECTION_WORDS and _PART_ENDS.isdisjoint(
+                    seps[last]):
+                last += 1
+            said = words[end:last + 1]
+            if (last == n - 1 or not _PART_ENDS.isdisjoint(seps[last])) and \
+                    self.verbs.isdisjoint(said) and _NOT_A_CORRECTION.isdisjoint(said):
+                out.append((start, end))
         return out
 
     def _bare(self) -> list[tuple[int, int]]:
