@@ -280,6 +280,8 @@ def test_a_retraction_refuses_every_step_at_dispatch_too(g1_go2: Crew) -> None:
 
 
 _NOTHING = "and asks nothing to move now: no step may run"
+_FOREIGN_FIX = ("to have the crew do it, name a robot of the crew (or give the word to one as an "
+                "alias in the crew spec)")
 
 
 @pytest.mark.parametrize(("request_", "says", "fix"), [
@@ -359,6 +361,15 @@ _NOTHING = "and asks nothing to move now: no step may run"
     ("Drive the rover to x 2, y 3 at my signal.",
      "asks for it later ('at my signal')",
      "to have it done now, ask without 'at my signal'"),
+    # a robot the crew does not have, sent, told or said to move (the rover went in its place)
+    ("Send the boat to x 2, y 3.",
+     "asks it of a robot the crew does not have ('send the boat to x 2, y 3')", _FOREIGN_FIX),
+    ("The humanoid should go to x 2, y 3.",
+     "asks it of a robot the crew does not have ('humanoid should go to x 2, y 3')",
+     _FOREIGN_FIX),
+    ("Have the forklift move to x 2, y 3.",
+     "asks it of a robot the crew does not have ('have the forklift move to x 2, y ...')",
+     _FOREIGN_FIX),
     # a supposition; a simulation; confirmed, approved, or asked for first; made ready for
     # (each drove)
     ("If I asked you to drive the rover to x 2, y 3, would you?",
@@ -2001,3 +2012,36 @@ def test_stop_before_a_gerund_rules_the_action_out(sar: Crew) -> None:
         (1, "negated_step", "the request rules out iris.search_target here: 'stop searching'")]
     assert found(check(sar, "Stop the rover and land the drone.",
                        plan("abort", LAND, ("tb3", "stop", {})))) == []
+
+
+@pytest.mark.parametrize("request_", [
+    # a robot the crew does not have where it is a place or a thing, or beside the crew's own
+    "Drive the rover to the boat at x 2, y 3.",
+    "The boat is at x 2, y 3; send the rover there.",
+    "Drive the rover to x 2, y 3 to meet the boat.",
+    "Send the rover and the boat to x 2, y 3.",
+    "Use the rover, not the boat, to reach x 2, y 3.",
+])
+def test_a_robot_the_crew_lacks_named_as_no_actor_takes_nothing_from_the_request(
+        sar: Crew, request_: str) -> None:
+    assert found(check(sar, request_, GO_23)) == []
+
+
+def test_what_is_asked_of_a_robot_the_crew_lacks_is_done_by_none_of_its_robots(
+        g1_go2: Crew) -> None:
+    """The dog walked where the drone was sent; the wave asked besides was refused as a
+    dropped request (the walk owed)."""
+    request_ = "Wave, and have the drone go to room_a."
+    assert found(check(g1_go2, request_, plan("manipulation_only", ("g1", "wave", {})))) == []
+    assert found(check(g1_go2, request_, walk("room_a"))) == [
+        (None, "dropped_request", "the request asks to 'wave' (g1.wave); no step does"),
+        (0, "substituted_value", "go2.navigate_to_location: location 'room_a' is not what the "
+         "request states"),
+        (0, "unrequested_step", "nothing in the request asks for go2.navigate_to_location now: "
+         "it names go2 or this action only where it asks it of a robot the crew does not have "
+         "('have the drone go to room_a')")]
+    assert found(check(g1_go2, "Fly the drone to room_a.", walk("room_a"))) == [
+        (None, "nothing_asked", "the request asks it of a robot the crew does not have ('fly "
+         "the drone to room_a') and asks nothing to move now: no step may run (to have the "
+         "crew do it, name a robot of the crew (or give the word to one as an alias in the "
+         "crew spec))")]

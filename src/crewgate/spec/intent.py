@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from crewgate.codes import Code, Findings, Problem
 from crewgate.spec.base import Rule
+from crewgate.text.actors import ROBOT_FAMILIES
 from crewgate.text.inflect import gerund
 from crewgate.text.intent import (
     ARTICLES,
@@ -767,6 +768,7 @@ class Intent(IntentChecks, Rule):
         self.states = _freeze(states)
         self.objects = _freeze({_phrases(p): {n} for n, obj in crew.objects.items()
                                 for p in (n, *obj.aliases) if _phrases(p)})
+        self._foreign = self._foreign_nouns()
 
     # -- holding a plan to a request ----------------------------------------------------------
 
@@ -853,7 +855,8 @@ class Intent(IntentChecks, Rule):
             f"Robots are named by name, kind or alias: {names}. Air robots: {air}; the others "
             "are ground robots.",
             "- Give each action, destination, point and zone to the robot the request names "
-            "for it; never to another robot. If the named robot cannot do it, answer with no "
+            "for it; never to another robot. If the named robot cannot do it, or the crew has "
+            "no such robot (\"send the boat ...\" to a crew with no boat), answer with no "
             "steps.",
             "- A robot the request rules out (\"do not send ...\", \"... only\", \"keep ... on "
             "the ground\", \"without ...\") takes no step; nor does anything the request says not "
@@ -883,8 +886,20 @@ class Intent(IntentChecks, Rule):
 
     # -- reading a request --------------------------------------------------------------------
 
+    def _foreign_nouns(self) -> frozenset[str]:
+        """The nouns of kinds of robot the crew has none of ("boat" to a crew of a drone and a
+        rover; ``ROBOT_FAMILIES``): a family is the crew's when a robot's name, kind or alias
+        says it (the air family: an air robot); none is a word the crew's robots, skills,
+        places or objects are named with."""
+        own = {w for phrase in (*self.robots, *self.skills, *self.places, *self.objects)
+               for w in phrase}
+        has = {family for family, nouns in ROBOT_FAMILIES.items()
+               if (family == "air" and self.air) or not nouns.isdisjoint(own)}
+        return frozenset(w for family, nouns in ROBOT_FAMILIES.items() if family not in has
+                         for w in nouns) - own
+
     def read(self, text: str) -> Brief:
-        reading = Reading(text, self._verbs)
+        reading = Reading(text, self._verbs, self._foreign)
         brief = Brief(text, universal=reading.universal)
         start, rest = 0, text  # where what is asked begins, and the text from there
         # the last cue that takes back what came before; a correction that names nothing after

@@ -1,7 +1,9 @@
 """Who does what a request names, when it is not the crew: the speaker ("I'll drive there
-myself") or people ("tell the medics to go to x 2, y 3", "the visitors are walking to
-room_a"). What lies in such a part asks nothing of the crew (:mod:`crewgate.text.mood` makes
-it a part that asks nothing now).
+myself"), people ("tell the medics to go to x 2, y 3", "the visitors are walking to
+room_a") or a robot the crew does not have ("send the boat to x 2, y 3", "search x 0 to 5, y
+0 to 5 with the helicopter" to a crew of a humanoid and a dog). What lies in such a part asks
+nothing of the crew (:mod:`crewgate.text.mood` makes it a part that asks nothing now): no robot
+of the crew takes the place of the one named.
 
 Crew-agnostic and linear: each word is looked at once, with a bounded look back from a
 reflexive to its subject and from a person to a verb that tells them.
@@ -39,6 +41,34 @@ MOVING = frozenset({
     "came", "move", "moves", "moving", "moved", "run", "runs", "running", "travel", "travels",
     "travelling", "traveling", "proceed", "proceeds", "proceeding", "fly", "flies", "flying",
     "return", "returns", "returning"})
+# kinds of robot by family: a noun of a family no robot of the crew belongs to names a robot
+# the crew does not have (crewgate.spec.intent makes the crew's list, less its own words)
+ROBOT_FAMILIES: dict[str, frozenset[str]] = {family: frozenset(
+    w for noun in nouns.split() for w in (noun, noun + "s")) for family, nouns in {
+    "air": "drone quadcopter quadrotor multicopter multirotor hexacopter octocopter copter "
+           "helicopter uav aircraft airplane plane blimp",
+    "wheeled": "rover ugv agv amr car truck van jeep buggy",
+    "legged": "quadruped dog hexapod",
+    "humanoid": "humanoid android biped",
+    "water": "boat ship vessel usv auv submarine",
+    "industrial": "forklift crane excavator tractor bulldozer tank",
+    "arm": "manipulator cobot"}.items()}
+# ... it acts when sent or used ("send the boat", "use the crane to ..."), when a verb of
+# moving follows it (as people do), or as the instrument of the action before it ("with the
+# helicopter"); not where it is a place or a thing ("drive to the boat", "search for the
+# truck")
+DISPATCH = RELAY | frozenset({"send", "use", "get", "make", "dispatch", "deploy", "fly",
+                              "drive", "launch", "move", "steer", "pilot", "operate", "task",
+                              "employ", "bring", "take", "command"})
+INSTRUMENT = frozenset({"with", "using", "via", "by"})
+_DETERMINERS = frozenset({"the", "a", "an", "our", "my", "your", "their", "its", "that",
+                          "this", "these", "those", "any", "some", "one"})
+_PLACED = frozenset({"to", "toward", "towards", "at", "near", "beside", "behind", "past",
+                     "around", "into", "onto", "from", "of", "in", "on", "over", "under",
+                     "across", "through", "along", "inside", "outside", "for", "about", "than",
+                     "like", "as", "after", "before", "until", "between", "against", "off"})
+OTHERS = "people"  # what a part found leaves it to: people, or a robot not the crew's
+FOREIGN = "robot"
 # a part that leaves it to others ends before an imperative after a comma ("the medics are
 # waiting at x 2, y 3, send the rover there"), or after "and" or "then"
 _JOINS = frozenset({"and", "then", "now", "please"})
@@ -46,20 +76,25 @@ ACTOR_WORDS = REFLEXIVE | PEOPLE  # a request without any of these leaves nothin
 
 
 def left_to_others(words: Sequence[str], seps: Sequence[str], start: int, end: int,
-                   verbs: frozenset[str]) -> list[tuple[int, int]]:
+                   verbs: frozenset[str], robots: frozenset[str] = frozenset()
+                   ) -> list[tuple[int, int, str]]:
     """The parts [start, end) of the sentence of words [start, end) that say someone other than
-    the crew does it: each from its speaker, relaying verb or person to the sentence's end, or
-    to an imperative that follows (:func:`_part_end`). ``verbs``: the first words of the
-    crew's actions."""
-    out: list[tuple[int, int]] = []
+    the crew does it: each from its speaker, relaying verb, person or robot to the sentence's
+    end, or to an imperative that follows (:func:`_part_end`), with whom (``OTHERS``, or
+    ``FOREIGN``: a robot). ``verbs``: the first words of the crew's actions; ``robots``: the
+    nouns of robots the crew does not have."""
+    out: list[tuple[int, int, str]] = []
     k = start
     while k < end:
         word = words[k]
         begin = None
+        who = OTHERS
         if word in REFLEXIVE and not (k > start and words[k - 1] == "for"):  # "see for myself"
             first = max(start, out[-1][1] if out else start)
             begin = next((j for j in range(k - 1, max(first, k - SPEAKER_REACH) - 1, -1)
                           if words[j] in SPEAKER), first)
+        elif word in robots:
+            begin, who = _robot_acts(words, start, end, k, verbs, out), FOREIGN
         elif word in PEOPLE and k + 1 < end:
             relay = next((j for j in range(k - 1, max(start, k - RELAY_REACH) - 1, -1)
                           if words[j] in RELAY), None)
@@ -73,9 +108,30 @@ def left_to_others(words: Sequence[str], seps: Sequence[str], start: int, end: i
             k += 1
             continue
         stop = _part_end(words, seps, max(begin, k) + 1, end, verbs)
-        out.append((begin, stop))
+        out.append((begin, stop, who))
         k = stop
     return out
+
+
+def _robot_acts(words: Sequence[str], start: int, end: int, k: int, verbs: frozenset[str],
+                found: Sequence[tuple[int, int, str]]) -> int | None:
+    """Where the part begins in which the robot named at word ``k`` acts (see ``DISPATCH``),
+    or None where it is a place or a thing."""
+    j = k - 1
+    while j >= start and words[j] in _DETERMINERS:
+        j -= 1
+    before = words[j] if j >= start else ""
+    if before in _PLACED:
+        return None
+    if before in INSTRUMENT:  # "search ... with the helicopter": the action before it too
+        return max(start, found[-1][1] if found else start)
+    relay = next((i for i in range(k - 1, max(start, k - RELAY_REACH) - 1, -1)
+                  if words[i] in DISPATCH), None)
+    after = k + 2 if k + 2 < end and words[k + 1] in AUXILIARIES else k + 1
+    moves = after < end and (words[after] in MOVING or words[after] in verbs)
+    if relay is not None:
+        return relay  # "send the boat to x 2, y 3", "launch the helicopter"
+    return k if moves else None  # "the boat should go to ..."
 
 
 def _part_end(words: Sequence[str], seps: Sequence[str], k: int, end: int,

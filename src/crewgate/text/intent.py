@@ -449,13 +449,17 @@ class _once(Generic[T]):
 class Reading:
     """One request, read once; mentions of any phrase table are found on demand."""
 
-    def __init__(self, text: str, verbs: frozenset[str] = frozenset()) -> None:
+    def __init__(self, text: str, verbs: frozenset[str] = frozenset(),
+                 foreign: frozenset[str] = frozenset()) -> None:
         """``verbs``: the words an action the caller knows begins with ("drive", "send"): a
         prohibition's list ends at a comma before one ("do not send the drone, drive the rover
         ...": the rover is asked), unless "or" or "nor" follows in its clause ("do not send
-        the dog, walk the humanoid or wave": a list of what is not to be done)."""
+        the dog, walk the humanoid or wave": a list of what is not to be done). ``foreign``:
+        the nouns of robots the caller's crew does not have ("boat"), whose parts ask nothing
+        of it (:attr:`idle`)."""
         self.text = text
         self.verbs = verbs
+        self.foreign = foreign
         self.words, self.seps = word_stream(text)
         words, seps = self.words, self.seps
         n = len(words)
@@ -890,7 +894,7 @@ class Reading:
         happened, what is asked for later, what someone else does, or the whole request when it
         asks for a plan only (:mod:`crewgate.text.mood`)."""
         return idle_parts(self.words, self.seps, self.clause_starts, self.verbs, self.find,
-                          self.said, self._vocabulary, self.text)
+                          self.said, self._vocabulary, self.text, self.foreign)
 
     @_once
     def nothing_moves(self) -> str | None:

@@ -39,7 +39,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
-from crewgate.text.actors import ACTOR_WORDS, left_to_others
+from crewgate.text.actors import ACTOR_WORDS, FOREIGN, left_to_others
 from crewgate.text.spelled import FIRST as SPELLED_FIRST
 from crewgate.text.units import TIMES
 
@@ -182,6 +182,9 @@ class Idle(NamedTuple):
             return f"to run it, ask without {self.said!r}"
         if self.kind == OTHERS_KIND:
             return "to have the crew do it, ask it of the crew"
+        if self.kind == FOREIGN_KIND:
+            return ("to have the crew do it, name a robot of the crew (or give the word to one "
+                    "as an alias in the crew spec)")
         return "to have it done now, ask for it"
 
 
@@ -192,6 +195,7 @@ TELLS = "tells what happened"
 LATER_KIND = "asks for it later"
 PLAN_KIND = "asks for a plan only"
 OTHERS_KIND = "leaves it to someone else"
+FOREIGN_KIND = "asks it of a robot the crew does not have"
 
 Find = Callable[[tuple[tuple[str, ...], ...]], list[tuple[int, int]]]
 Said = Callable[[int, int], str]
@@ -261,12 +265,13 @@ def _executes(words: Sequence[str], find: Find) -> bool:
 
 def idle_parts(words: Sequence[str], seps: Sequence[str], clause_starts: Sequence[int],
                verbs: frozenset[str], find: Find, said: Said, vocabulary: frozenset[str],
-               text: str) -> tuple[Idle, ...]:
+               text: str, robots: frozenset[str] = frozenset()) -> tuple[Idle, ...]:
     """The parts of the request that ask nothing now (see the module's doc), in order; a plan
     only is one part, the whole request. ``verbs``: the first words of the crew's actions
     ("the rover drove there yesterday" tells; "send the rover where it was yesterday" asks);
     ``clause_starts``, ``find``, ``said``, ``vocabulary`` (its distinct words) and ``text``:
-    the request's reading's (:class:`crewgate.text.intent.Reading`)."""
+    the request's reading's (:class:`crewgate.text.intent.Reading`); ``robots``: the nouns of
+    robots the crew does not have (:mod:`crewgate.text.actors`)."""
     n = len(words)
     cues = [(a, b, _KIND[tuple(words[a:b])]) for a, b in find(_CUES)]
     if not _CLOCK.isdisjoint(vocabulary) and (not _CLOCK_HINTS.isdisjoint(vocabulary)
@@ -276,7 +281,7 @@ def idle_parts(words: Sequence[str], seps: Sequence[str], clause_starts: Sequenc
         cues = sorted([*cues, *_events(words, find)])
     if "later" in vocabulary:
         cues = sorted([*cues, *_laters(words, seps, verbs, find)])
-    others = not ACTOR_WORDS.isdisjoint(vocabulary)
+    others = not ACTOR_WORDS.isdisjoint(vocabulary) or not robots.isdisjoint(vocabulary)
     answered = "?" in text and not _NO_ANSWER.isdisjoint(vocabulary)
     if not cues and not others and not answered and OPENINGS.isdisjoint(vocabulary):
         return ()  # no sentence can open as anything but what may ask (most requests)
@@ -315,9 +320,9 @@ def idle_parts(words: Sequence[str], seps: Sequence[str], clause_starts: Sequenc
         if found is not None:
             out.append(Idle(*found, start, end))
         elif others:
-            out += [Idle(OTHERS_KIND, said(a, min(b, a + SAID_WORDS)) + (
-                " ..." if b - a > SAID_WORDS else ""), a, b)
-                for a, b in left_to_others(words, seps, start, end, verbs)]
+            out += [Idle(FOREIGN_KIND if who == FOREIGN else OTHERS_KIND, said(
+                a, min(b, a + SAID_WORDS)) + (" ..." if b - a > SAID_WORDS else ""), a, b)
+                for a, b, who in left_to_others(words, seps, start, end, verbs, robots)]
     return tuple(out)
 
 
