@@ -71,6 +71,12 @@ PADDING = {
         "it. keep the dog out of room_a, make a plan then execute it when i give the word. "
         "take off to 3 m, no, 4 m. cancel! forget the rover. no, don't stop the drone. "
         "send the rover later. later, land. the rover? no, it stays. "),
+    # zones left out (a strip read in each), robots of no crew sent, used and placed (each
+    # looked back from a few words), corrections and pauses of other words
+    "zones left out, robots not the crew's": lambda: _repeat(
+        "search x 0 to 9, y 0 to 9 except x 1 to 2 but not y 3 to 4; send the boat, the "
+        "the the humanoid should go with the drone to the tank. i mean room_b, make that x 2, "
+        "y 3. wait. hold on. once i confirm, prepare to fly the helicopter. "),
 }
 
 
