@@ -23,16 +23,18 @@ ONLY: dict[str, set[str]] = {
     "codes": {"crewgate.values"},
     "errors": set(),
     "jsonsafe": set(),
+    "yamlsafe": set(),
     "suggest": set(),
     "lease": set(),
     "limits": {"crewgate.errors"},
     "text": {"crewgate.codes", "crewgate.errors", "crewgate.values"},
     "spec": {"crewgate.text", "crewgate.codes", "crewgate.errors", "crewgate.jsonsafe",
-             "crewgate.limits", "crewgate.suggest", "crewgate.values"},
+             "crewgate.yamlsafe", "crewgate.limits", "crewgate.suggest", "crewgate.values"},
     "plugins": {"crewgate.errors"},
     "world": {"crewgate.spec"},
     "commands": {"crewgate.world"},
-    "suites": {"crewgate.spec", "crewgate.codes", "crewgate.errors", "crewgate.limits"},
+    "suites": {"crewgate.spec", "crewgate.codes", "crewgate.errors", "crewgate.limits",
+               "crewgate.yamlsafe"},
 }
 # Higher layers may not import these.
 FORBIDDEN: dict[str, set[str]] = {

@@ -30,16 +30,17 @@ class UserError(CrewgateError):
 
 
 class SpecError(UserError):
-    """A crew spec failed to load or validate.
+    """A crew spec (or a file of the same care, ``what``: a scenario suite) failed to load or
+    validate.
 
     ``problems`` holds one line per problem, each with file, line and field where known.
     """
 
-    def __init__(self, source: str, problems: list[str]) -> None:
+    def __init__(self, source: str, problems: list[str], what: str = "crew spec") -> None:
         self.source = source
         self.problems = problems
         lines = "\n".join(f"  - {p}" for p in problems)
-        super().__init__(f"invalid crew spec {source}:\n{lines}")
+        super().__init__(f"invalid {what} {source}:\n{lines}")
 
 
 class NotFoundError(UserError):

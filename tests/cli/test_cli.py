@@ -158,6 +158,53 @@ def test_validate_rejects_duplicate_keys(journal_path: Path, tmp_path: Path) -> 
     assert "duplicate key 'name'" in run.stderr
 
 
+def _alias_bomb(levels: int) -> str:
+    """Ten values, then ``levels`` lists of ten aliases of the list before: 10^(levels+1)."""
+    lines = ["a0: &a0 [" + ", ".join(["x"] * 10) + "]"]
+    lines += [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]" for i in range(1, levels + 1)]
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize(("what", "args", "said"), [
+    ("crew", ("validate", "{file}"), "invalid crew spec {file}:\n  - line 7, column 5: not "
+     "valid YAML: its aliases make it stand for more than 2,000,000 values"),
+    ("suite", ("eval", "sar", "--suite", "{file}", "--no-plots", "--out", "{out}"),
+     "invalid scenario suite {file}:\n  - line 7, column 5: not valid YAML: its aliases make "
+     "it stand for more than 2,000,000 values"),
+    ("prices", ("eval", "sar", "--planner", "scripted", "--no-plots", "--out", "{out}",
+                "--prices", "{file}"),
+     "price file '{file}': line 7, column 5: not valid YAML: its aliases make it stand for "
+     "more than 2,000,000 values"),
+])
+def test_a_yaml_file_whose_aliases_stand_for_billions_of_values_is_refused(
+        journal_path: Path, tmp_path: Path, what: str, args: tuple[str, ...], said: str) -> None:
+    """Ten lines of aliases of aliases (a billion values) made `crewgate validate` and `crewgate
+    eval` run for hours (validation and the finite-number check walk every value); now the
+    loader counts them on the node graph and refuses, naming the line."""
+    bomb = tmp_path / f"{what}.yaml"
+    bomb.write_text(_alias_bomb(8), encoding="utf-8")
+    fill = {"file": str(bomb), "out": str(tmp_path / "out")}
+    run = crewgate(*(a.format(**fill) for a in args), journal=journal_path)
+    assert_clean_failure(run)
+    assert said.format(**fill) in run.stderr
+    assert not (tmp_path / "out" / "traces.jsonl").exists()
+
+
+def test_aliases_that_stand_for_few_values_are_read(journal_path: Path, tmp_path: Path) -> None:
+    """A value written once and aliased (a robot's description) reads as written out."""
+    text = _packaged_text("sar")
+    said = "    description: Differential-drive ground rover"
+    anchored = text.replace("    description: ", "    description: &about ", 1).replace(
+        said + text.split(said, 1)[1].split("\n", 1)[0], "    description: *about", 1)
+    assert anchored.count("*about") == 1
+    assert anchored.count("&about") == 1
+    spec = tmp_path / "anchored.yaml"
+    spec.write_text(anchored, encoding="utf-8")
+    run = crewgate("validate", spec, journal=journal_path)
+    assert run.rc == 0, run.stderr
+    assert run.stdout.startswith("valid: crew 'sar': 2 robots, 6 skills")
+
+
 def test_validate_unknown_crew_suggests_the_closest(journal_path: Path) -> None:
     run = crewgate("validate", "sr", journal=journal_path)
     assert_clean_failure(run)

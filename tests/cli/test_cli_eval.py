@@ -229,7 +229,7 @@ def test_eval_exits_3_until_every_mission_has_an_answer(journal_path: Path,
     ("models:\n  m: {input: 1, ouput: 2}\n", "ouput"),
     ("prices: {}\n", "prices"),
     ("- a list\n", "must be a mapping"),
-    ("models: [unclosed\n", "not YAML"),
+    ("models: [unclosed\n", "not valid YAML"),
 ])
 def test_a_bad_price_file_is_a_clean_error(journal_path: Path, tmp_path: Path, text: str,
                                            named: str) -> None:

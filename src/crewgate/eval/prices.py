@@ -26,6 +26,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationEr
 
 from crewgate.errors import InputFileError
 from crewgate.limits import read_text
+from crewgate.yamlsafe import load_yaml, yaml_problem
 
 MAX_PRICES_CHARS = 1_000_000
 MAX_MODELS = 1_000
@@ -77,9 +78,9 @@ def load_prices(path: Path) -> PriceTable:
     """The price table in ``path``; an ``InputFileError`` naming the bad value and the fix."""
     text = read_text(path, "price file", MAX_PRICES_CHARS)
     try:
-        data = yaml.safe_load(text)
+        data = load_yaml(text)
     except yaml.YAMLError as exc:
-        raise InputFileError(f"price file {str(path)!r} is not YAML: {exc}") from None
+        raise InputFileError(f"price file {str(path)!r}: {yaml_problem(exc)}") from None
     if not isinstance(data, dict):
         raise InputFileError(f"price file {str(path)!r} must be a mapping with `models:`, e.g. "
                              "models: {gpt-4o-mini: {input: 0.15, output: 0.6}}")

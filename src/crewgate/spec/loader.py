@@ -7,7 +7,6 @@ import json
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
 
 import yaml
 from pydantic import ValidationError
@@ -19,6 +18,7 @@ from crewgate.spec.crew import Crew
 from crewgate.spec.finite import non_finite_message, not_finite
 from crewgate.spec.params import PARAM_KINDS
 from crewgate.spec.sections import registered_sections
+from crewgate.yamlsafe import read_yaml, yaml_problem
 
 PathKey = tuple[str | int, ...]
 
@@ -63,26 +63,6 @@ def _load_file(path: str, mtime_ns: int, size: int) -> Crew:
     return parse_crew(read_text(Path(path), "crew spec", MAX_SPEC_CHARS), path)
 
 
-_Base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: 10x faster
-
-
-class _Loader(_Base):  # type: ignore[misc]
-    """A safe loader that refuses duplicate keys (YAML would silently keep the last one)."""
-
-    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
-        seen: dict[Any, int] = {}
-        for key_node, _ in node.value:
-            key = self.construct_object(key_node, deep=deep)
-            if isinstance(key, str | int | float | bool) and key in seen:
-                raise yaml.constructor.ConstructorError(
-                    None, None, f"duplicate key {key!r} (first on line {seen[key]})",
-                    key_node.start_mark)
-            if isinstance(key, str | int | float | bool):
-                seen[key] = key_node.start_mark.line + 1
-        mapping: dict[Any, Any] = super().construct_mapping(node, deep=deep)
-        return mapping
-
-
 def parse_crew(text: str, source: str) -> Crew:
     """Validate spec text; every problem is reported with its line and field path."""
     # a spec is a tree of fresh objects that the collector would walk again and again while it
@@ -98,18 +78,15 @@ def parse_crew(text: str, source: str) -> Crew:
 
 def _parse(text: str, source: str) -> Crew:
     try:
-        data = yaml.load(text, Loader=_Loader)  # a safe loader (C or Python)
+        # a safe loader (C or Python), aliases bounded; the nodes' marks name lines in errors
+        data, root = read_yaml(text)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
-        problem = getattr(exc, "problem", None) or str(exc)
-        raise SpecError(source, [f"{where}not valid YAML: {problem}"]) from exc
+        raise SpecError(source, [yaml_problem(exc)]) from exc
     if not isinstance(data, dict):
         raise SpecError(source, ["the top level must be a mapping with name, area, robots ..."])
     try:
         return Crew.model_validate(data)
     except ValidationError as exc:
-        root = yaml.compose(text, Loader=_Loader)  # node marks, only to name lines in errors
         raise SpecError(source, _describe(exc, root)) from exc
 
 

@@ -13,6 +13,7 @@ from pydantic import Field, ValidationError
 
 from crewgate.errors import InputFileError, NotFoundError, SpecError
 from crewgate.spec.base import Name, SpecModel
+from crewgate.yamlsafe import load_yaml, yaml_problem
 
 PACKAGE = "crewgate.suites"
 
@@ -101,6 +102,8 @@ def packaged_requests(crew: str) -> dict[str, str]:
 
 def _parse(text: str, source: str) -> Suite:
     try:
-        return Suite.model_validate(yaml.safe_load(text))
-    except (yaml.YAMLError, ValidationError) as exc:
-        raise SpecError(source, [str(exc)]) from exc
+        return Suite.model_validate(load_yaml(text))
+    except yaml.YAMLError as exc:
+        raise SpecError(source, [yaml_problem(exc)], "scenario suite") from exc
+    except ValidationError as exc:
+        raise SpecError(source, [str(exc)], "scenario suite") from exc
