@@ -5,12 +5,14 @@ never read as markup; files are read within their bounds."""
 from __future__ import annotations
 
 import json
+from importlib import resources
 from pathlib import Path
 
 import pytest
 
 from crewgate.api import check_plan, run_mission
 from crewgate.errors import UserError
+from crewgate.jsonsafe import loads
 from crewgate.limits import MAX_PLAN_CHARS, MAX_PLAN_STEPS, MAX_REQUEST_CHARS
 from crewgate.planners import ScriptedPlanner
 from crewgate.spec import Crew
@@ -39,6 +41,32 @@ def test_a_plan_longer_than_the_crew_allows_is_refused_unread(sar: Crew) -> None
     huge = check_plan(sar, {"workflow": "abort", "steps": [step] * (MAX_PLAN_STEPS + 1)},
                       "Land the drone.")
     assert [p.code.value for p in huge.problems] == ["malformed_plan"]
+
+
+def test_an_integer_too_long_for_the_interpreter_is_named_not_its_setting(sar: Crew) -> None:
+    """Python's own error named `sys.set_int_max_str_digits()`: no fix for the planner."""
+    raw = ('{"workflow": "dispatch_only", "steps": [{"robot": "tb3", "skill": "navigate_to", '
+           '"args": {"goal": [' + "9" * 5000 + ', 3]}}]}')
+    verdict = check_plan(sar, raw, REQ)
+    assert [(p.code.value, p.detail) for p in verdict.problems] == [
+        ("malformed_plan", "the JSON holds a value crewgate does not read: an integer of 5,000 "
+         "digits is too long to read (a number crewgate reads has a few digits)")]
+    with pytest.raises(ValueError, match=r"^an integer of 5,000 digits is too long to read"):
+        loads("[" + "9" * 5000 + "]")
+
+
+def test_a_yaml_integer_too_long_for_the_interpreter_is_a_clean_error(
+        tmp_path: Path, journal_path: Path) -> None:
+    """It raised the interpreter's ValueError: `crewgate validate` printed a traceback."""
+    text = resources.files("crewgate.crews").joinpath("sar.yaml").read_text(encoding="utf-8")
+    spec = tmp_path / "big.yaml"
+    spec.write_text(text.replace("duration_s: 4", "duration_s: " + "9" * 5000, 1),
+                    encoding="utf-8")
+    run = crewgate("validate", spec, journal=journal_path)
+    assert_clean_failure(run)
+    line = text.splitlines().index("        duration_s: 4") + 1
+    assert f"line {line}, column 21: not valid YAML: an integer of 5,000 characters is too long " \
+        "to read (write a finite number of a few digits)" in run.stderr
 
 
 @pytest.mark.parametrize(("request_text", "message"), [

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from typing import Any
 
 NONFINITE = ("nan", "inf", "-inf")
@@ -25,9 +26,19 @@ MAX_DEPTH = 32  # nesting decode_nonfinite reads (a protocol message nests a few
 def loads(text: str | bytes) -> Any:
     """The JSON value of ``text``; a ValueError for anything else (see the module's doc)."""
     try:
-        return json.loads(text, parse_constant=_no_constant, parse_float=_finite)
+        return json.loads(text, parse_constant=_no_constant, parse_float=_finite,
+                          parse_int=read_int)
     except RecursionError:  # the C decoder stops cleanly at the interpreter's recursion limit
         raise ValueError("the JSON nests too deep to be read") from None
+
+
+def read_int(digits: str) -> int:
+    """An integer of JSON text; a ValueError that says so for one too long for the interpreter
+    to read (its own error names a setting of the interpreter, no fix for the file)."""
+    if len(digits) > sys.get_int_max_str_digits() > 0:
+        raise ValueError(f"an integer of {len(digits):,} digits is too long to read (a number "
+                         "crewgate reads has a few digits)")
+    return int(digits)
 
 
 def _no_constant(name: str) -> Any:

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
-from crewgate.jsonsafe import quoted
+from crewgate.jsonsafe import quoted, read_int
 from crewgate.limits import (
     MAX_ARGS,
     MAX_JSON_DEPTH,
@@ -89,7 +89,8 @@ def first_json_object(text: str) -> tuple[dict[str, Any] | None, str]:
     most ``MAX_JSON_STARTS`` of them), or None with why the last candidate failed, when it
     failed for a reason worth naming (too deep, a number too long)."""
     candidates = [m.group(1) for m in _FENCE_RE.finditer(text)] + [text]
-    decoder = json.JSONDecoder()  # NaN and Infinity decode: the gate refuses them per argument
+    # NaN and Infinity decode: the gate refuses them per argument
+    decoder = json.JSONDecoder(parse_int=read_int)
     tries = 0
     why = ""
     for candidate in candidates:

@@ -5,6 +5,7 @@ refuses what YAML allows but no crewgate file needs, each as a ``yaml.YAMLError`
 it is about (the callers name the file and the fix):
 
 - a duplicate key, which YAML would silently resolve to the last one;
+- an integer too long for the interpreter to read (more than 4,300 digits), which raised;
 - aliases that make a small file stand for a huge value: ten lines of anchors, each a list of
   ten aliases of the one before, stand for a billion values ("billion laughs"), and every walk
   of the value (validation, the finite-number check, a copy) would take hours. The values a
@@ -42,6 +43,19 @@ class Loader(_Base):  # type: ignore[misc]
                 seen[key] = key_node.start_mark.line + 1
         mapping: dict[Any, Any] = super().construct_mapping(node, deep=deep)
         return mapping
+
+
+    def construct_yaml_int(self, node: yaml.ScalarNode) -> int:
+        try:
+            value: int = super().construct_yaml_int(node)
+        except ValueError:  # past the interpreter's limit on integer text (4,300 digits)
+            raise yaml.constructor.ConstructorError(
+                None, None, f"an integer of {len(str(node.value)):,} characters is too long to "
+                "read (write a finite number of a few digits)", node.start_mark) from None
+        return value
+
+
+Loader.add_constructor("tag:yaml.org,2002:int", Loader.construct_yaml_int)
 
 
 class TooLarge(yaml.MarkedYAMLError):
