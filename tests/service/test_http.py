@@ -4,6 +4,7 @@ resource, role and bad input; missions, approval, concurrency, e-stop."""
 from __future__ import annotations
 
 import json
+import math
 import time
 from collections.abc import Callable
 from typing import Any
@@ -13,6 +14,7 @@ import pytest
 from fastapi import FastAPI
 
 from crewgate.journal import EventKind
+from crewgate.service.desk import SubmitError
 from tests.conftest import SAD, SAD_PLAN, plan
 from tests.service.conftest import Make, Service, auth
 
@@ -113,6 +115,21 @@ def test_bad_input_is_a_4xx_naming_what_is_wrong(make_service: Make) -> None:
     assert svc.call("DELETE", "/api/missions").status_code == 405
     assert svc.call("GET", "/api/nothing").json()["error"]["code"] == "not_found"
     assert svc.journal.missions() == []  # nothing was submitted, nothing moved
+
+
+@pytest.mark.parametrize("wait_s", [math.nan, math.inf, -math.inf])
+def test_a_wait_that_is_no_finite_number_submits_nothing(make_service: Make,
+                                                         wait_s: float) -> None:
+    """The agent's (MCP) path takes wait_s as the agent gives it: a NaN deadline ended every
+    wait at once, the mission submitted all the same."""
+    svc = make_service()
+    with pytest.raises(SubmitError) as caught:
+        svc.desk.submit(SAD, SAD_PLAN, wait_s=wait_s)
+    assert str(caught.value) == (f"wait_s must be a finite number of seconds (0 to 600), not "
+                                 f"{wait_s!r}")
+    with pytest.raises(SubmitError):
+        svc.desk.wait("m000000000000", wait_s)
+    assert svc.journal.missions() == []
 
 
 # -- missions -----------------------------------------------------------------------------------

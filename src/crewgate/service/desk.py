@@ -25,6 +25,7 @@ Cancel, e-stop (crew-wide or one robot) and status answer at any time.
 from __future__ import annotations
 
 import json
+import math
 import secrets
 import threading
 import time
@@ -64,6 +65,12 @@ APPROVAL_RANK: dict[str, int] = {"none": 0, "required": 1, "two_person": 2}
 State = Literal["planning", "refused", "awaiting_approval", "denied", "cancelled", "queued",
                 "running", "completed", "halted", "crashed", "interrupted"]
 ENDED = frozenset({"denied", "cancelled", "completed", "halted", "crashed", "interrupted"})
+
+
+def _finite_wait(wait_s: float) -> None:
+    if not math.isfinite(wait_s):  # (a NaN deadline ends every wait at once, unsaid)
+        raise SubmitError(f"wait_s must be a finite number of seconds (0 to {MAX_WAIT_S:g}), "
+                          f"not {wait_s!r}")
 
 
 class SubmitError(UserError):
@@ -159,6 +166,7 @@ class MissionDesk:
         """A new mission (``request``; with the client's ``plan``, else the desk planner
         writes it) or the client's next plan for a refused one (``mission``); waits up to
         ``wait_s`` until it needs the client again or ends."""
+        _finite_wait(wait_s)  # (before anything is submitted)
         if mission is None:
             draft = self._new(request, plan is None, by or self.source, wait_for_robots)
             if plan is not None:
@@ -185,6 +193,7 @@ class MissionDesk:
     def wait(self, mission: str, wait_s: float, *, settle: bool = False) -> dict[str, Any]:
         """The mission's summary once it ends (or, with ``settle``, once it needs someone:
         a refused plan, an approval), or after ``wait_s``."""
+        _finite_wait(wait_s)
         draft = self._draft(mission)
         deadline = time.monotonic() + min(max(wait_s, 0.0), MAX_WAIT_S)
         with self._changed:
