@@ -2045,3 +2045,26 @@ def test_what_is_asked_of_a_robot_the_crew_lacks_is_done_by_none_of_its_robots(
          "the drone to room_a') and asks nothing to move now: no step may run (to have the "
          "crew do it, name a robot of the crew (or give the word to one as an alias in the "
          "crew spec))")]
+
+
+@pytest.mark.parametrize(("request_", "both"), [
+    # the rover's stop was accepted: "everything" read as the whole crew addressed
+    ("Land the drone; leave everything else as is.",
+     [(1, "unrequested_step", "nothing in the request asks for tb3.stop: it names neither tb3 "
+       "nor this action, and no value it states goes into it")]),
+    ("Land the drone; keep everything else where it is.",
+     [(1, "unrequested_step", "nothing in the request asks for tb3.stop: it names neither tb3 "
+       "nor this action, and no value it states goes into it")]),
+    # the landing alone was refused: "don't move anything" read as taking everything back, and
+    # "don't touch anything else" as an unclear negation
+    ("Land the drone; don't move anything else.",
+     [(1, "unrequested_step", "nothing in the request asks for tb3.stop: it names neither tb3 "
+       "nor this action, and no value it states goes into it")]),
+    ("Land the drone; don't touch anything else.",
+     [(1, "unrequested_step", "nothing in the request asks for tb3.stop: it names neither tb3 "
+       "nor this action, and no value it states goes into it")]),
+])
+def test_everything_else_left_as_it_is_is_not_asked_to_act(
+        sar: Crew, request_: str, both: list[tuple[int | None, str, str]]) -> None:
+    assert found(check(sar, request_, plan("abort", ("iris", "land", {})))) == []
+    assert found(check(sar, request_, ABORT_LAND_FIRST)) == both

@@ -1436,9 +1436,21 @@ class Intent(IntentChecks, Rule):
                                + self._known(reading))
             first = bisect_left(known, scope.start)  # the first thing named in the scope
             if not (first < len(known) and known[first] < scope.end) and (
-                    reading.nothing_moves is None):
+                    reading.nothing_moves is None) and not _anything_else(reading, scope):
                 return f"{scope.cue} {reading.said(scope.start, scope.end)}".strip()
         return None
+
+
+_ANY = frozenset({"anything", "anyone", "anybody", "anywhere", "everything", "everyone",
+                  "everybody"})
+
+
+def _anything_else(reading: Reading, scope: Scope) -> bool:
+    """Whether the scope covers "anything else" ("don't touch anything else"): what the request
+    does not ask, which request containment holds a plan to; no unclear negation."""
+    words = reading.words
+    return any(words[i] in _ANY and words[i + 1] == "else"
+               for i in range(scope.start, min(scope.end, len(words) - 1)))
 
 
 def _by_scope(reading: Reading, mentions: Iterable[Mention]) -> dict[int, list[Mention]]:

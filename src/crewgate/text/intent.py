@@ -331,6 +331,7 @@ KEEPING_AWAY = frozenset({("out", "of"), ("away", "from"), ("clear", "of")})
 _INVOLVEMENT = frozenset({("it",), ("this",), ("that",)})
 _NOTHING_FOR = ("nothing", "for")  # right before a robot: "nothing for the rover"
 UNIVERSAL = frozenset({"everything", "everyone", "everybody"})
+_LEFT_ALONE = frozenset({"leave", "keep", "let", "touch"})  # before "everything else"
 # a whole and the cues that except from it ("all robots except the drone", "everyone but ...")
 WHOLES = frozenset({"all", "every", "everyone", "everybody", "everything", "anyone"})
 EXCEPT_CUES = frozenset({("except",), ("excluding",), ("other", "than"), ("apart", "from"),
@@ -776,7 +777,7 @@ class Reading:
         mind" before a thing ("never mind the mud", "never mind the rover") takes nothing
         back: it is a negation of that thing (``NEGATIONS``)."""
         found = [(start, end) for start, end in self.find(TAKING_BACK)
-                 if not self._minds(start, end)]
+                 if not self._minds(start, end) and not self._else(end)]
         bare = self._bare() + self._correcting + self._no_after + self._called_off()
         return sorted(found + bare) if bare else found
 
@@ -899,14 +900,25 @@ class Reading:
     @_once
     def nothing_moves(self) -> str | None:
         """A cue that rules out every motion ("don't move anything"), if the request has one."""
-        found = self.find(NOTHING_MOVES)
+        found = [(a, b) for a, b in self.find(NOTHING_MOVES) if not self._else(b)]
         return self.said(*found[-1]) if found else None
+
+    def _else(self, end: int) -> bool:
+        """Whether "else" follows word ``end - 1`` ("don't move anything else": what is not
+        asked, not every motion)."""
+        return end < len(self.words) and self.words[end] == "else"
 
     @_once
     def universal(self) -> bool:
         """The request addresses the whole crew ("stop everything", "all robots")."""
         words, vocabulary = self.words, self._vocabulary
-        return not UNIVERSAL.isdisjoint(vocabulary) or any(
+        if "else" in vocabulary:  # "leave everything else as is": the others are left alone
+            whole = any(not (i + 1 < len(words) and words[i + 1] == "else" and i
+                             and words[i - 1] in _LEFT_ALONE)
+                        for w in UNIVERSAL.intersection(vocabulary) for i in self._at(w))
+        else:
+            whole = not UNIVERSAL.isdisjoint(vocabulary)
+        return whole or any(
             i + 1 < len(words) and words[i + 1].startswith(COLLECTIVES)
             for q in QUANTIFIERS.intersection(vocabulary) for i in self._at(q))
 
