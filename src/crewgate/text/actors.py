@@ -27,7 +27,7 @@ PEOPLE = frozenset({
     "paramedic", "paramedics", "police", "officer", "officers", "soldier", "soldiers",
     "worker", "workers", "volunteer", "volunteers", "colleague", "colleagues", "responder",
     "responders", "technician", "technicians", "nurse", "nurses", "doctor", "doctors",
-    "employee", "employees"})
+    "employee", "employees", "someone", "somebody"})
 # ... they move when told to ("tell the medics to go", "have the medics drive ..."), or when a
 # verb of moving (or of the crew's actions) follows them, after an auxiliary or not ("the
 # visitors are walking", "the medics will search room_b"); "the staff are at x 2" says where
@@ -98,9 +98,10 @@ def left_to_others(words: Sequence[str], seps: Sequence[str], start: int, end: i
         elif word in PEOPLE and k + 1 < end:
             relay = next((j for j in range(k - 1, max(start, k - RELAY_REACH) - 1, -1)
                           if words[j] in RELAY), None)
-            after = k + 2 if words[k + 1] in AUXILIARIES and k + 2 < end else k + 1
+            nxt = k + 2 if words[k + 1] == "else" and k + 2 < end else k + 1  # "someone else"
+            after = nxt + 1 if words[nxt] in AUXILIARIES and nxt + 1 < end else nxt
             moves = words[after] in MOVING or words[after] in verbs
-            if relay is not None and (words[k + 1] == "to" or moves):
+            if relay is not None and (words[nxt] == "to" or moves):
                 begin = relay  # "tell the medics to go ...", "have the medics drive ..."
             elif relay is None and moves:
                 begin = k  # "the visitors are walking ...", "while the medics go ..."

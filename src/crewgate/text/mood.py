@@ -39,7 +39,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
-from crewgate.text.actors import ACTOR_WORDS, FOREIGN, left_to_others
+from crewgate.text.actors import ACTOR_WORDS, FOREIGN, PEOPLE, left_to_others
 from crewgate.text.spelled import FIRST as SPELLED_FIRST
 from crewgate.text.units import TIMES
 
@@ -95,10 +95,21 @@ _CONSENTS = ("go", "signal", "command", "order", "word", "confirmation", "approv
              "permission")
 # before what the operator says ("when I say so", "once I confirm", "after I give the word")
 _UNTIL = ("when", "until", "till", "if", "once", "after")
+_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_BACK = (*((who, *be, state) for who, bes in (("i", (("m",), ("am",))), ("we", (("re",), ("are",))))
+           for be in bes for state in ("back", "done")),
+         *((who, *did) for who in ("i", "we") for did in (
+             ("get", "back"), ("come", "back"), ("return",), ("arrive",), ("finish",))))
 # anywhere in a sentence, not after "not" ("now, not tomorrow"): what asks for later
 LATER: tuple[tuple[str, ...], ...] = (
     ("tomorrow",), ("tonight",), ("next", "week"), ("next", "month"), ("next", "year"),
     ("later", "today"), ("later", "tonight"), ("not", "now"), ("not", "yet"),
+    *(("later", "this", w) for w in ("morning", "afternoon", "evening", "week", "month")),
+    ("this", "week"), ("this", "weekend"), ("next", "weekend"), ("on", "the", "weekend"),
+    *((w, day) for w in ("on", "next", "this", "by", "until", "till") for day in _DAYS),
+    ("schedule",),
+    # the speaker back or done ("after I'm back", "once we return", "when I'm done")
+    *((w, *back) for w in _UNTIL for back in _BACK),
     ("this", "afternoon"),
     ("this", "evening"), ("after", "lunch"), ("after", "dinner"), ("at", "noon"),
     ("at", "midnight"), ("in", "an", "hour"), ("in", "half", "an", "hour"),
@@ -277,7 +288,7 @@ def idle_parts(words: Sequence[str], seps: Sequence[str], clause_starts: Sequenc
     if not _CLOCK.isdisjoint(vocabulary) and (not _CLOCK_HINTS.isdisjoint(vocabulary)
                                               or ":" in text or _GLUED_HOUR.search(text)):
         cues = sorted([*cues, *_clock_times(words, seps, find)])
-    if not EVENTS.isdisjoint(vocabulary):
+    if not EVENTS.isdisjoint(vocabulary) or not PEOPLE.isdisjoint(vocabulary):
         cues = sorted([*cues, *_events(words, find)])
     if "later" in vocabulary:
         cues = sorted([*cues, *_laters(words, seps, verbs, find)])
@@ -334,6 +345,10 @@ EVENTS = frozenset({"meeting", "meetings", "briefing", "break", "lunch", "dinner
                     "holidays", "holiday"})
 _UPON = (("after",), ("once",), ("when",), ("as", "soon", "as"))
 _OF_EVENT = frozenset({"the", "my", "our", "this", "today", "s", "your", "their", "next"})
+# ... or what people do that the crew cannot see ("when the visitors leave", "once the medics
+# arrive")
+_PEOPLE_DO = frozenset({"leave", "leaves", "arrive", "arrives", "finish", "finishes", "return",
+                        "returns", "are", "is", "get", "gets", "come", "comes"})
 # ... not a place named after it ("the meeting room", "the break area")
 _PLACE_NOUNS = frozenset({"room", "rooms", "area", "point", "table", "hall", "spot", "zone",
                           "desk"})
@@ -348,6 +363,8 @@ def _events(words: Sequence[str], find: Find) -> list[tuple[int, int, str]]:
             j += 1
         if j < n and words[j] in EVENTS and (j + 1 == n or words[j + 1] not in _PLACE_NOUNS):
             out.append((k, j + 1, LATER_KIND))
+        elif j + 1 < n and words[j] in PEOPLE and words[j + 1] in _PEOPLE_DO:
+            out.append((k, j + 2, LATER_KIND))  # "when the visitors leave"
     return out
 
 
