@@ -2082,3 +2082,14 @@ def test_everything_else_left_as_it_is_is_not_asked_to_act(
         sar: Crew, request_: str, both: list[tuple[int | None, str, str]]) -> None:
     assert found(check(sar, request_, plan("abort", ("iris", "land", {})))) == []
     assert found(check(sar, request_, ABORT_LAND_FIRST)) == both
+
+
+@pytest.mark.parametrize(("request_", "said"), [
+    ("Walk the dog halfway to room_b.", "halfway to room_b"),
+    ("Walk the dog part of the way to room_b.", "part of the way to room_b"),
+])
+def test_a_place_gone_part_of_the_way_to_is_not_gone_to(g1_go2: Crew, request_: str,
+                                                        said: str) -> None:
+    """The whole walk there was accepted: more than the request asks."""
+    assert found(check(g1_go2, request_, walk("room_b"))) == [
+        (0, "negated_step", f"the request rules out go2.navigate_to_location here: {said!r}")]

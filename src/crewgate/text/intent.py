@@ -54,7 +54,13 @@ _NARROW_CUES = (("skip",), ("skipping",), ("instead", "of"), ("rather", "than"),
                 # ... with the robot between ("keep the rover away from x 2, y 3")
                 ("away", "from"), ("clear", "of"),
                 # "never mind the rover" (before a thing: no retraction, Reading._minds)
-                ("never", "mind"))
+                ("never", "mind"),
+                # a part of the way there only ("walk the dog halfway to room_b"): the place
+                # is not where to go
+                *((*part, to) for part in (("halfway",), ("half", "way"), ("partway",),
+                                           ("part", "way"), ("part", "of", "the", "way"),
+                                           ("most", "of", "the", "way"))
+                  for to in ("to", "towards", "toward")))
 NEGATIONS: tuple[tuple[str, ...], ...] = (
     ("do", "not"), ("don", "t"), ("dont",), ("does", "not"), ("doesn", "t"), ("must", "not"),
     ("mustn", "t"), ("should", "not"), ("shouldn", "t"), ("never",), ("not",), ("no",),
