@@ -2093,3 +2093,17 @@ def test_a_place_gone_part_of_the_way_to_is_not_gone_to(g1_go2: Crew, request_: 
     """The whole walk there was accepted: more than the request asks."""
     assert found(check(g1_go2, request_, walk("room_b"))) == [
         (0, "negated_step", f"the request rules out go2.navigate_to_location here: {said!r}")]
+
+
+@pytest.mark.parametrize("request_", [
+    "The drone is ready; send it to x 2, y 3.",
+    "Wake the drone up. Then move it to x 2, y 3.",
+])
+def test_a_robot_named_again_by_a_pronoun_is_the_one_asked(sar: Crew, request_: str) -> None:
+    """"It" after the verb, past a clause's end, is the drone: the rover drove there."""
+    [(index, code, detail)] = found(check(sar, request_, GO_23))
+    assert (index, code) == (0, "substituted_robot")
+    assert detail.startswith("the request gives the point (2, 3) to iris (")
+    assert detail.endswith("iris has no skill that moves it to a place, and tb3 may not take "
+                           "its place")
+    assert found(check(sar, request_.replace("drone", "rover"), GO_23)) == []

@@ -609,8 +609,13 @@ class IntentChecks:
             parts: list[tuple[list[str], frozenset[str]]] = []  # (its pieces, its robots)
             for clause in PART_BREAK.split(clean(brief.text)):
                 for k, piece in enumerate(self._and_verb.split(clause)):
-                    robots = frozenset(r for m in Reading(piece, self._verbs).mentions(
+                    reading = Reading(piece, self._verbs)
+                    robots = frozenset(r for m in reading.mentions(
                         self.robots, stays=True) if m.negated is None for r in m.referents)
+                    if not robots and parts and any(
+                            w in self._verbs and reading.words[i + 1:i + 2] in _PRONOUNS
+                            for i, w in enumerate(reading.words)):
+                        robots = parts[-1][1]  # "the drone is ready; send it to x 2, y 3"
                     if k and not robots:  # "... and drive to x 2, y 3": the same robot's
                         parts[-1][0].append(piece)
                     else:
@@ -988,10 +993,13 @@ class Intent(IntentChecks, Rule):
                 negated_actions.append(m)
                 continue
             said_actions.append(m)
-            # the last robot named before the verb, if in its part of the clause
+            # the last robot named before the verb, if in its part of the clause, or named again
+            # by a pronoun right after it ("the drone is ready; send it to x 2, y 3")
             k = bisect_left(agent_starts, m.start) - 1
             agent = agents[k] if k >= 0 and agent_starts[k] >= reading.part_start[m.start] \
                 else None
+            if agent is None and k >= 0 and reading.words[m.end:m.end + 1] in _PRONOUNS:
+                agent = next((a for a in reversed(agents[:k + 1]) if a.negated is None), None)
             mine = {r for r in m.referents if agent is None
                     or r.partition(".")[0] in agent.referents}
             if (thing := self._object_robot(reading, agents, agent_starts, m)) is not None:
@@ -1441,6 +1449,7 @@ class Intent(IntentChecks, Rule):
         return None
 
 
+_PRONOUNS = (("it",), ("them",))  # right after a verb: the robot named before, named again
 _ANY = frozenset({"anything", "anyone", "anybody", "anywhere", "everything", "everyone",
                   "everybody"})
 
