@@ -2107,3 +2107,28 @@ def test_a_robot_named_again_by_a_pronoun_is_the_one_asked(sar: Crew, request_: 
     assert detail.endswith("iris has no skill that moves it to a place, and tb3 may not take "
                            "its place")
     assert found(check(sar, request_.replace("drone", "rover"), GO_23)) == []
+
+
+@pytest.mark.parametrize(("request_", "said"), [
+    # "red block" is the red cube's alias: the carry of the red cube was accepted
+    ("Bring the non-red block to room_a.", "non-red block"),
+    # "keep" a thing with where it stays ("keep the bottle" alone is holding it)
+    ("Bring an object to room_a but keep the bottle here.", "keep the bottle here"),
+    ("Bring an object to room_a; keep the red cube where it is.", "keep the red cube where"),
+])
+def test_a_thing_named_not_to_be_moved_is_not_carried(g1_go2: Crew, request_: str,
+                                                      said: str) -> None:
+    thing = "bottle" if "bottle" in request_ else "red_cube"
+    [problem] = [p for p in found(check(g1_go2, request_, carry(thing, "room_a")))
+                 if p[1] == "negated_step"]
+    assert problem == (0, "negated_step", "the request rules out g1.grab_from_table here: "
+                       f"{said!r}")
+
+
+@pytest.mark.parametrize("request_", [
+    "Search the non-flooded area x 0 to 5, y 0 to 5 and land.",
+    "Do a non-invasive search of x 0 to 5, y 0 to 5 and land.",
+])
+def test_non_before_what_is_no_robot_place_or_thing_rules_nothing_out(
+        sar: Crew, request_: str) -> None:
+    assert found(check(sar, request_, plan("search_only", *SEARCH, LAND))) == []

@@ -325,6 +325,10 @@ ASIDES = frozenset({"however", "though", "meanwhile", "too", "also", "again", "i
 # "keep the drone on the ground", "leave the rover out of it", "keep the dog parked"
 KEEP = frozenset({"keep", "leave", "hold"})
 LEAVE = frozenset({"leave"})  # of KEEP, what rules a thing out ("hold the bottle" takes it)
+# ... and "keep" a thing where it is ("keep the bottle here", "keep the cube where it is"; "keep
+# the bottle" alone, or "keep it in your hand", is holding it)
+_KEEP_THING = frozenset({"keep"})
+_THING_KEPT = frozenset({"here", "where", "put", "behind", "still", "there"})
 KEPT = frozenset({"ground", "grounded", "parked", "docked", "here", "home", "out", "behind",
                   "alone", "idle", "put", "back", "where", "off", "be", "still", "stationary",
                   "base"})
@@ -967,6 +971,8 @@ class Reading:
                 continue  # inside a longer mention
             taken_until = end
             negated = self._negation(start, end)
+            if negated is None and start and self.words[start - 1] == "non":
+                negated = self.said(start - 1, end)  # "the non-red block": not the red block
             if negated is None and (stays or left):
                 negated = self._stays(start, end, robot=stays)
             out.append(tuple_of(Mention, (start, end, " ".join(phrase), table[phrase],
@@ -1089,15 +1095,17 @@ class Reading:
                 and words[start - 3:start - 1] == _NOTHING_FOR)):
             return self.said(start - 2 if words[start - 1] == "for" else start - 3, end)
         first = max(0, start - 3)
-        keeping = KEEP if robot else LEAVE
+        keeping, kept_words = (KEEP, KEPT) if robot else (LEAVE, KEPT)
         if keeping.isdisjoint(words[first:start]):
-            return None
+            if robot or "keep" not in words[first:start]:
+                return None
+            keeping, kept_words = _KEEP_THING, _THING_KEPT  # "keep the bottle here"
         keep = max(i for i in range(first, start) if words[i] in keeping)  # the nearest
         if words[keep] == "leave" and (end == len(words) or self.clause_of[end] != self.clause_of[
                 start] or "," in self.seps[end - 1]):
             return self.said(keep, end)  # "leave the rover." (and nothing after it)
         for kept in range(end, min(len(words), end + 4)):
-            if words[kept] in KEPT:
+            if words[kept] in kept_words:
                 return self.said(keep, kept + 1)
         return None
 
