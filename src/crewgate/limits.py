@@ -38,9 +38,13 @@ def check_request(request: object) -> str:
     return request
 
 
+BOM = "\ufeff"  # a byte order mark some editors write first (a JSON reader refuses it)
+
+
 def read_text(path: Path, what: str, limit: int) -> str:
     """The text of a file ('-': standard input) named by the user, read to at most ``limit``
-    characters: a larger one (``/dev/zero``) is refused without being read to its end."""
+    characters: a larger one (``/dev/zero``) is refused without being read to its end; a byte
+    order mark before it is left out."""
     try:
         if str(path) == "-":
             text = sys.stdin.read(limit + 1)
@@ -54,4 +58,4 @@ def read_text(path: Path, what: str, limit: int) -> str:
     if len(text) > limit:
         raise InputFileError(f"{what} {str(path)!r} is longer than {limit:,} characters; "
                              "crewgate does not read it")
-    return text
+    return text.removeprefix(BOM)

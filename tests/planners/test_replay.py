@@ -111,6 +111,20 @@ def test_a_hostile_line_is_an_error_naming_it_and_what_is_wrong(tmp_path: Path, 
     assert str(caught.value) == f"{path}:2: not a replay record ({why}){_FIX}"
 
 
+@pytest.mark.parametrize("encoding", ["utf-8-sig", "utf-8"])
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_a_file_written_by_another_editor_reads_the_same(tmp_path: Path, encoding: str,
+                                                          newline: str) -> None:
+    """A byte order mark before the first line made it "not a replay record" (Windows
+    editors write one); line ends of either kind read alike."""
+    path = tmp_path / "plans.jsonl"
+    lines = [json.dumps({"scenario": f"s{i}", "condition": "ro", "attempt": 1,
+                         "output": {"workflow": "abort", "steps": []}}) for i in (1, 2)]
+    path.write_bytes((newline.join(lines) + newline).encode(encoding))
+    assert [(r.scenario, r.condition, r.attempt) for r in read_records(path)] == [
+        ("s1", "ro", 1), ("s2", "ro", 1)]
+
+
 def test_bad_files_name_the_line(tmp_path: Path, sar: Crew) -> None:
     path = tmp_path / "bad.jsonl"
     path.write_text('{"scenario": "a", "condition": "ro", "attempt": 1, "output": {}}\n'

@@ -17,6 +17,7 @@ from crewgate import __version__
 from crewgate.errors import InputFileError
 from crewgate.eval.schema import problem
 from crewgate.jsonsafe import loads
+from crewgate.limits import BOM
 from crewgate.orchestrator.result import MissionResult
 from crewgate.spec import Crew
 from crewgate.suites import Scenario
@@ -120,7 +121,7 @@ def written_lines(path: Path, what: str) -> Iterator[tuple[int, Any]]:
     interrupted run and is left out (what it held is run again); any other is an
     InputFileError naming the file and the line."""
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = path.read_text(encoding="utf-8").removeprefix(BOM).splitlines()
     except FileNotFoundError:
         raise InputFileError(f"no traces at {path}; run `crewgate eval ... --out DIR` "
                              "first") from None
