@@ -44,3 +44,29 @@ def test_a_crew_without_packaged_suites_is_told_to_give_one(journal_path: Path) 
     assert run.rc == 2, str(run)
     assert "crew 'warehouse' has no packaged suites" in run.stderr
     assert "--suite my_suite.yaml" in run.stderr
+
+
+def test_a_suite_is_checked_when_it_loads_each_problem_named(journal_path: Path,
+                                                             tmp_path: Path) -> None:
+    """A request crewgate does not read stopped `eval` at its mission, naming neither the
+    file nor the scenario; the model's other errors were pydantic's own text."""
+    scenario = ("  - id: {id}\n    request: \"{request}\"\n    workflow: dispatch_only\n"
+                "    robots: [tb3]\n    should_block: false\n")
+    suite = tmp_path / "mine.yaml"
+    suite.write_text("crew: sar\nsuite: mine\nscenarios:\n"
+                     + scenario.format(id="long", request="Drive the rover. " * 300)
+                     + scenario.format(id="nul", request="Land\\u0000 the drone")
+                     + "  - id: bad\n    request: Land.\n    should_block: maybe\n",
+                     encoding="utf-8")
+    run = crewgate("eval", "sar", "--suite", suite, "--out", tmp_path / "out", "--no-plots",
+                   journal=journal_path)
+    assert run.rc == 2, str(run)
+    assert run.stderr == (
+        f"error: invalid scenario suite {suite}:\n"
+        "  - scenarios.0.request: the request is 5,100 characters long; crewgate reads requests "
+        "of at most 4,000 (say it in fewer words)\n"
+        "  - scenarios.1.request: the request contains a NUL character; give it as plain text\n"
+        "  - scenarios.2.workflow: Field required\n"
+        "  - scenarios.2.should_block: Input should be a valid boolean, unable to interpret "
+        "input\n")
+    assert not (tmp_path / "out" / "traces.jsonl").exists()

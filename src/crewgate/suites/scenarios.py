@@ -9,9 +9,10 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import Field, ValidationError
+from pydantic import Field, ValidationError, field_validator
 
-from crewgate.errors import InputFileError, NotFoundError, SpecError
+from crewgate.errors import InputFileError, NotFoundError, SpecError, UserError
+from crewgate.limits import check_request
 from crewgate.spec.base import Name, SpecModel
 from crewgate.yamlsafe import load_yaml, yaml_problem
 
@@ -40,6 +41,15 @@ class Scenario(SpecModel):
         None, description="What a careful planner that cannot see the faults proposes "
         "(used to verify the suite, never by planners).")
     note: str = ""
+
+    @field_validator("request")
+    @classmethod
+    def _a_request(cls, request: str) -> str:
+        """One crewgate reads (a bound, no NUL): found when the suite loads, not mid-run."""
+        try:
+            return check_request(request)
+        except UserError as exc:
+            raise ValueError(str(exc)) from None
 
     @property
     def family(self) -> Family:
@@ -106,4 +116,7 @@ def _parse(text: str, source: str) -> Suite:
     except yaml.YAMLError as exc:
         raise SpecError(source, [yaml_problem(exc)], "scenario suite") from exc
     except ValidationError as exc:
-        raise SpecError(source, [str(exc)], "scenario suite") from exc
+        raise SpecError(source, [
+            f"{'.'.join(map(str, e['loc'])) or '(top level)'}: "
+            f"{e['msg'].removeprefix('Value error, ')}" for e in exc.errors()],
+            "scenario suite") from exc
