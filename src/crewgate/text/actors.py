@@ -27,7 +27,10 @@ PEOPLE = frozenset({
     "paramedic", "paramedics", "police", "officer", "officers", "soldier", "soldiers",
     "worker", "workers", "volunteer", "volunteers", "colleague", "colleagues", "responder",
     "responders", "technician", "technicians", "nurse", "nurses", "doctor", "doctors",
-    "employee", "employees", "someone", "somebody"})
+    "employee", "employees"})
+# ... and "someone else" ("someone else will drive ..."; "someone" alone may be the one to find:
+# "someone went missing")
+SOMEONE = frozenset({"someone", "somebody"})
 # ... they move when told to ("tell the medics to go", "have the medics drive ..."), or when a
 # verb of moving (or of the crew's actions) follows them, after an auxiliary or not ("the
 # visitors are walking", "the medics will search room_b"); "the staff are at x 2" says where
@@ -72,7 +75,7 @@ FOREIGN = "robot"
 # a part that leaves it to others ends before an imperative after a comma ("the medics are
 # waiting at x 2, y 3, send the rover there"), or after "and" or "then"
 _JOINS = frozenset({"and", "then", "now", "please"})
-ACTOR_WORDS = REFLEXIVE | PEOPLE  # a request without any of these leaves nothing to others
+ACTOR_WORDS = REFLEXIVE | PEOPLE | SOMEONE  # a request without any leaves nothing to others
 
 
 def left_to_others(words: Sequence[str], seps: Sequence[str], start: int, end: int,
@@ -95,7 +98,7 @@ def left_to_others(words: Sequence[str], seps: Sequence[str], start: int, end: i
                           if words[j] in SPEAKER), first)
         elif word in robots:
             begin, who = _robot_acts(words, start, end, k, verbs, out), FOREIGN
-        elif word in PEOPLE and k + 1 < end:
+        elif k + 1 < end and (word in PEOPLE or (word in SOMEONE and words[k + 1] == "else")):
             relay = next((j for j in range(k - 1, max(start, k - RELAY_REACH) - 1, -1)
                           if words[j] in RELAY), None)
             nxt = k + 2 if words[k + 1] == "else" and k + 2 < end else k + 1  # "someone else"
