@@ -361,6 +361,17 @@ _FOREIGN_FIX = ("to have the crew do it, name a robot of the crew (or give the w
     ("Drive the rover to x 2, y 3 at my signal.",
      "asks for it later ('at my signal')",
      "to have it done now, ask without 'at my signal'"),
+    # a reckoning, a check of what the crew can do, a route to plan (each drove)
+    ("Estimate how long the rover needs to reach x 2, y 3.",
+     "asks to be told ('estimate how long the rover needs to reach ...')",
+     "to have it done now, ask for it"),
+    ("Check whether the rover can reach x 2, y 3.",
+     "asks to be told ('check whether the rover can reach x 2 ...')",
+     "to have it done now, ask for it"),
+    ("I'd like to know if the rover can drive to x 2, y 3.",
+     'asks to be told ("i\'d like to know if the rover ...")', "to have it done now, ask for it"),
+    ("Plan a route for the rover to x 2, y 3.",
+     "asks for a plan only ('plan a route')", "to run it, ask without 'plan a route'"),
     # the speaker back, people's doings, a day, later this week; someone else (each drove)
     ("Drive the rover to x 2, y 3 after I'm back.",
      'asks for it later ("after i\'m back")', 'to have it done now, ask without "after i\'m back"'),
@@ -2131,4 +2142,13 @@ def test_a_thing_named_not_to_be_moved_is_not_carried(g1_go2: Crew, request_: st
 ])
 def test_non_before_what_is_no_robot_place_or_thing_rules_nothing_out(
         sar: Crew, request_: str) -> None:
+    assert found(check(sar, request_, plan("search_only", *SEARCH, LAND))) == []
+
+
+@pytest.mark.parametrize("request_", [
+    # what is found out by acting, or tried, is asked
+    "Check whether anyone is in x 0 to 5, y 0 to 5, then land.",
+    "See if you can find anyone in x 0 to 5, y 0 to 5, then land.",
+])
+def test_a_check_that_is_done_by_searching_is_asked(sar: Crew, request_: str) -> None:
     assert found(check(sar, request_, plan("search_only", *SEARCH, LAND))) == []

@@ -69,7 +69,19 @@ _WHY_NOT = frozenset({"don", "dont", "not"})  # after "why": "why don't you send
 TELL: tuple[tuple[str, ...], ...] = (
     ("explain",), ("describe",), ("tell", "me"), ("tell", "us"), ("show", "me"),
     ("show", "us"), ("let", "me", "know"), ("let", "us", "know"), ("remind", "me"),
-    ("walk", "me", "through"))
+    ("walk", "me", "through"), ("estimate",), ("calculate",), ("compute",))
+# opening a sentence, then whether the crew is able to ("check whether the rover can reach
+# x 2, y 3", "I'd like to know if the drone is able to ..."): what asks to be told; not what
+# is to be found out by acting ("check whether anyone is in x 0 to 5, y 0 to 5": the search)
+CHECKING: tuple[tuple[str, ...], ...] = (
+    *((verb, w) for verb in ("check", "verify", "confirm", "see") for w in ("whether", "if")),
+    *((verb, "that") for verb in ("check", "verify", "confirm")),
+    *((*verb, w) for verb in (("find", "out"), ("figure", "out"), ("work", "out"))
+      for w in ("whether", "if")),
+    *((who, *want, "to", "know") for who in ("i", "we")
+      for want in (("d", "like"), ("would", "like"), ("want",))))
+ABILITY = frozenset({"can", "could", "able", "reachable", "possible", "feasible", "capable"})
+ABILITY_REACH = 8  # words from the check to the word of ability, at most
 # opening a sentence: what supposes
 SUPPOSE: tuple[tuple[str, ...], ...] = (
     ("what", "if"), ("suppose",), ("supposing",), ("imagine",), ("hypothetically",),
@@ -141,6 +153,8 @@ PLAN_ONLY: tuple[tuple[str, ...], ...] = (
     ("only", "in", "simulation"),
     ("just", "the", "plan"), *(DRAFTING := (
         ("prepare", "a", "plan"), ("draft", "a", "plan"), ("propose", "a", "plan"),
+        *(("plan", a, way) for a in ("a", "the") for way in ("route", "path", "trajectory")),
+        *(("give", "me", a, "plan") for a in ("a", "the")),
         ("make", "a", "plan"), ("for", "review"), ("for", "my", "review"), ("for", "approval"),
         ("for", "my", "approval"))))
 # ... but a plan asked for (DRAFTING) and then to be run is run ("prepare a plan to ..., then
@@ -244,6 +258,8 @@ def _by_first(cues: tuple[tuple[str, ...], ...]) -> dict[str, tuple[tuple[str, .
 
 _SUPPOSE = _by_first(SUPPOSE)
 _TELL = _by_first(TELL)
+_CHECKING = _by_first(CHECKING)
+_YOU = tuple((w,) for w in YOU)
 _WONDER = _by_first(WONDER)
 _INTENDED = _by_first(INTENDED)
 _MODALS = frozenset({"can", "could", "couldn", "would", "wouldn", "will", "won", "should",
@@ -252,7 +268,7 @@ _MODALS = frozenset({"can", "could", "couldn", "would", "wouldn", "will", "won",
 # opens what may ask ("drive", "search", "take off, ..."), looked at no further
 OPENINGS = frozenset({*QUESTION_WORDS, *MARKED_QUESTION_WORDS, *BARE_AUXILIARIES,
                       *MARKED_AUXILIARIES, *_ASKING, "shall", *_SUPPOSE, *_TELL, *_WONDER,
-                      *_INTENDED})
+                      *_INTENDED, *_CHECKING})
 
 
 def answers_no(sentence: Sequence[str]) -> bool:
@@ -488,6 +504,10 @@ def _kind(words: Sequence[str], k: int, end: int, question: bool,
         return ""
     if first not in verbs and _cue_at(words, k, end, _TELL):
         return TOLD
+    if (n := _cue_at(words, k, end, _CHECKING)) and words[k + n:k + n + 1] not in _YOU and \
+            not ABILITY.isdisjoint(words[k + n:min(end, k + n + ABILITY_REACH)]):
+        return TOLD  # "check whether the rover can reach x 2, y 3" (not "see if you can ...":
+        # a request to try)
     if first == "what" and after in ("a", "an") and not question:
         return None  # "what a day, now send the rover": an exclamation
     if first in QUESTION_WORDS or first in BARE_AUXILIARIES or (question and (
