@@ -70,6 +70,7 @@ _PLACED = frozenset({"to", "toward", "towards", "at", "near", "beside", "behind"
                      "around", "into", "onto", "from", "of", "in", "on", "over", "under",
                      "across", "through", "along", "inside", "outside", "for", "about", "than",
                      "like", "as", "after", "before", "until", "between", "against", "off"})
+_NOT_ONE = frozenset({"no", "not", "without", "never", "nor", "neither"})
 OTHERS = "people"  # what a part found leaves it to: people, or a robot not the crew's
 FOREIGN = "robot"
 # a part that leaves it to others ends before an imperative after a comma ("the medics are
@@ -125,8 +126,8 @@ def _robot_acts(words: Sequence[str], start: int, end: int, k: int, verbs: froze
     while j >= start and words[j] in _DETERMINERS:
         j -= 1
     before = words[j] if j >= start else ""
-    if before in _PLACED:
-        return None
+    if before in _PLACED or before in _NOT_ONE:
+        return None  # "to the boat", "for the truck"; "no boats", "not the helicopter"
     if before in INSTRUMENT:  # "search ... with the helicopter": the action before it too
         return max(start, found[-1][1] if found else start)
     relay = next((i for i in range(k - 1, max(start, k - RELAY_REACH) - 1, -1)
