@@ -29,6 +29,7 @@ from crewgate.text.intent import (
     HAZARD_CUES,
     KEEPING_AWAY,
     MODAL_REACH,
+    UNIVERSAL,
     WINDOW,
     Mention,
     PhraseTable,
@@ -1450,16 +1451,15 @@ class Intent(IntentChecks, Rule):
 
 
 _PRONOUNS = (("it",), ("them",))  # right after a verb: the robot named before, named again
-_ANY = frozenset({"anything", "anyone", "anybody", "anywhere", "everything", "everyone",
-                  "everybody"})
+_ANY = frozenset({"anything", "anyone", "anybody", "anywhere", *UNIVERSAL})
 
 
 def _anything_else(reading: Reading, scope: Scope) -> bool:
     """Whether the scope covers "anything else" ("don't touch anything else"): what the request
     does not ask, which request containment holds a plan to; no unclear negation."""
     words = reading.words
-    return any(words[i] in _ANY and words[i + 1] == "else"
-               for i in range(scope.start, min(scope.end, len(words) - 1)))
+    return any(words[i] in _ANY and reading.else_follows(i + 1)
+               for i in range(scope.start, min(scope.end, len(words))))
 
 
 def _by_scope(reading: Reading, mentions: Iterable[Mention]) -> dict[int, list[Mention]]:

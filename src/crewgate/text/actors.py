@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from crewgate.text.phrases import ARTICLES
+
 # who does it, when not the crew: the speaker ("I'll land it myself", "we will walk there
 # ourselves": a reflexive, from its subject on) and people ("tell the medics to go to x 2, y 3",
 # "the visitors are walking to room_a": people named as who moves, from there on). Only nouns
@@ -64,8 +66,7 @@ DISPATCH = RELAY | frozenset({"send", "use", "get", "make", "dispatch", "deploy"
                               "drive", "launch", "move", "steer", "pilot", "operate", "task",
                               "employ", "bring", "take", "command"})
 INSTRUMENT = frozenset({"with", "using", "via", "by"})
-_DETERMINERS = frozenset({"the", "a", "an", "our", "my", "your", "their", "its", "that",
-                          "this", "these", "those", "any", "some", "one"})
+_DETERMINERS = ARTICLES | {"their", "its", "these", "those", "any", "some", "one"}
 _PLACED = frozenset({"to", "toward", "towards", "at", "near", "beside", "behind", "past",
                      "around", "into", "onto", "from", "of", "in", "on", "over", "under",
                      "across", "through", "along", "inside", "outside", "for", "about", "than",
@@ -100,11 +101,9 @@ def left_to_others(words: Sequence[str], seps: Sequence[str], start: int, end: i
         elif word in robots:
             begin, who = _robot_acts(words, start, end, k, verbs, out), FOREIGN
         elif k + 1 < end and (word in PEOPLE or (word in SOMEONE and words[k + 1] == "else")):
-            relay = next((j for j in range(k - 1, max(start, k - RELAY_REACH) - 1, -1)
-                          if words[j] in RELAY), None)
+            relay = _relay(words, start, k, RELAY)
             nxt = k + 2 if words[k + 1] == "else" and k + 2 < end else k + 1  # "someone else"
-            after = nxt + 1 if words[nxt] in AUXILIARIES and nxt + 1 < end else nxt
-            moves = words[after] in MOVING or words[after] in verbs
+            moves = _moves(words, nxt, end, verbs)
             if relay is not None and (words[nxt] == "to" or moves):
                 begin = relay  # "tell the medics to go ...", "have the medics drive ..."
             elif relay is None and moves:
@@ -130,13 +129,24 @@ def _robot_acts(words: Sequence[str], start: int, end: int, k: int, verbs: froze
         return None  # "to the boat", "for the truck"; "no boats", "not the helicopter"
     if before in INSTRUMENT:  # "search ... with the helicopter": the action before it too
         return max(start, found[-1][1] if found else start)
-    relay = next((i for i in range(k - 1, max(start, k - RELAY_REACH) - 1, -1)
-                  if words[i] in DISPATCH), None)
-    after = k + 2 if k + 2 < end and words[k + 1] in AUXILIARIES else k + 1
-    moves = after < end and (words[after] in MOVING or words[after] in verbs)
+    relay = _relay(words, start, k, DISPATCH)
     if relay is not None:
         return relay  # "send the boat to x 2, y 3", "launch the helicopter"
-    return k if moves else None  # "the boat should go to ..."
+    return k if _moves(words, k + 1, end, verbs) else None  # "the boat should go to ..."
+
+
+def _relay(words: Sequence[str], start: int, k: int, among: frozenset[str]) -> int | None:
+    """Where a verb of ``among`` that tells or sends the one named at word ``k`` stands, in the
+    few words before it ("tell the two field medics to ...", "send the boat")."""
+    return next((j for j in range(k - 1, max(start, k - RELAY_REACH) - 1, -1)
+                 if words[j] in among), None)
+
+
+def _moves(words: Sequence[str], k: int, end: int, verbs: frozenset[str]) -> bool:
+    """Whether a verb of moving or of the crew's actions stands at word ``k``, or past an
+    auxiliary there ("the visitors are walking", "the boat should go")."""
+    after = k + 1 if k + 1 < end and words[k] in AUXILIARIES else k
+    return after < end and (words[after] in MOVING or words[after] in verbs)
 
 
 def _part_end(words: Sequence[str], seps: Sequence[str], k: int, end: int,

@@ -787,7 +787,7 @@ class Reading:
         mind" before a thing ("never mind the mud", "never mind the rover") takes nothing
         back: it is a negation of that thing (``NEGATIONS``)."""
         found = [(start, end) for start, end in self.find(TAKING_BACK)
-                 if not self._minds(start, end) and not self._else(end)]
+                 if not self._minds(start, end) and not self.else_follows(end)]
         bare = self._bare() + self._correcting + self._no_after + self._called_off()
         return sorted(found + bare) if bare else found
 
@@ -910,10 +910,10 @@ class Reading:
     @_once
     def nothing_moves(self) -> str | None:
         """A cue that rules out every motion ("don't move anything"), if the request has one."""
-        found = [(a, b) for a, b in self.find(NOTHING_MOVES) if not self._else(b)]
+        found = [(a, b) for a, b in self.find(NOTHING_MOVES) if not self.else_follows(b)]
         return self.said(*found[-1]) if found else None
 
-    def _else(self, end: int) -> bool:
+    def else_follows(self, end: int) -> bool:
         """Whether "else" follows word ``end - 1`` ("don't move anything else": what is not
         asked, not every motion)."""
         return end < len(self.words) and self.words[end] == "else"
@@ -923,8 +923,7 @@ class Reading:
         """The request addresses the whole crew ("stop everything", "all robots")."""
         words, vocabulary = self.words, self._vocabulary
         if "else" in vocabulary:  # "leave everything else as is": the others are left alone
-            whole = any(not (i + 1 < len(words) and words[i + 1] == "else" and i
-                             and words[i - 1] in _LEFT_ALONE)
+            whole = any(not (self.else_follows(i + 1) and i and words[i - 1] in _LEFT_ALONE)
                         for w in UNIVERSAL.intersection(vocabulary) for i in self._at(w))
         else:
             whole = not UNIVERSAL.isdisjoint(vocabulary)
@@ -1095,9 +1094,9 @@ class Reading:
                 and words[start - 3:start - 1] == _NOTHING_FOR)):
             return self.said(start - 2 if words[start - 1] == "for" else start - 3, end)
         first = max(0, start - 3)
-        keeping, kept_words = (KEEP, KEPT) if robot else (LEAVE, KEPT)
+        keeping, kept_words = (KEEP if robot else LEAVE), KEPT
         if keeping.isdisjoint(words[first:start]):
-            if robot or "keep" not in words[first:start]:
+            if robot or _KEEP_THING.isdisjoint(words[first:start]):
                 return None
             keeping, kept_words = _KEEP_THING, _THING_KEPT  # "keep the bottle here"
         keep = max(i for i in range(first, start) if words[i] in keeping)  # the nearest
