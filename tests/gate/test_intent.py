@@ -418,6 +418,14 @@ _FOREIGN_FIX = ("to have the crew do it, name a robot of the crew (or give the w
     ("Drive the rover to x 2, y 3 but ask me first.",
      "asks for it later ('ask me first')",
      "to have it done now, ask without 'ask me first'"),
+    ("Before you drive the rover to x 2, y 3, ask me.",
+     "asks for it later ('ask me')", "to have it done now, ask without 'ask me'"),
+    ("Get my permission before driving the rover to x 2, y 3.",
+     "asks for it later ('get my permission')",
+     "to have it done now, ask without 'get my permission'"),
+    ("When you hear my signal, drive the rover to x 2, y 3.",
+     "asks for it later ('when you hear my signal')",
+     "to have it done now, ask without 'when you hear my signal'"),
     ("Prepare to drive the rover to x 2, y 3.",
      "asks for it later ('prepare to')",
      "to have it done now, ask without 'prepare to'"),
@@ -439,6 +447,19 @@ _FOREIGN_FIX = ("to have the crew do it, name a robot of the crew (or give the w
     ("Drive the rover to x 2, y 3. Not yet.",
      "asks for it later ('not yet')",
      "to have it done now, ask without 'not yet'"),
+    # ... with no more than asides beside it (each drove)
+    ("Drive the rover to x 2, y 3. But not yet.",
+     "asks for it later ('not yet')",
+     "to have it done now, ask without 'not yet'"),
+    ("Drive the rover to x 2, y 3? Sure, but not now.",
+     "asks for it later ('not now')",
+     "to have it done now, ask without 'not now'"),
+    ("Drive the rover to x 2, y 3. Do it tomorrow.",
+     "asks for it later ('tomorrow')",
+     "to have it done now, ask without 'tomorrow'"),
+    ("Drive the rover to x 2, y 3. Not today.",
+     "asks for it later ('not today')",
+     "to have it done now, ask without 'not today'"),
 ])
 
 
@@ -461,6 +482,11 @@ def test_a_request_that_asks_nothing_now_moves_nothing(sar: Crew, request_: str,
     "The rover was stuck yesterday; drive it to x 2, y 3.",
     "Send the rover to x 2, y 3 now, not tomorrow.",
     "When the path is clear, drive the rover to x 2, y 3.",
+    # a sentence for later that says more than an aside is not said of the one before
+    "Drive the rover to x 2, y 3. I'll be back tomorrow.",
+    "Drive the rover to x 2, y 3. The drone lands tomorrow.",
+    # "ask me" that does not end its sentence asks for no consent first
+    "Drive the rover to x 2, y 3 and ask me if anything goes wrong.",
     # a plan asked for, then to be run (it was refused as a plan only)
     "Prepare a plan to drive the rover to x 2, y 3, then execute it.",
     "Make a plan: drive the rover to x 2, y 3. Run it.",
@@ -916,6 +942,9 @@ def test_stated_value_paraphrases(sar: Crew, request_: str, takeoff: dict[str, A
     "Search x 0 to 5, y 0 to 5; refrain from sending the rover.",
     # passed over, or dropped as its clause's subject
     "Search x 0 to 5, y 0 to 5 with the drone instead of the rover.",
+    "Search x 0 to 5, y 0 to 5 with the drone in place of the rover.",
+    "Search x 0 to 5, y 0 to 5 with the drone in lieu of the rover.",
+    "Search x 0 to 5, y 0 to 5. The last thing I want is the rover moving.",
     "Search x 0 to 5, y 0 to 5; cancel the rover.",
     "Search x 0 to 5, y 0 to 5; the rover is not wanted.",
     "Search x 0 to 5, y 0 to 5; the rover isn't necessary.",
@@ -940,6 +969,20 @@ def test_excluded_robot_paraphrases(sar: Crew, request_: str) -> None:
     v = check(sar, request_, plan("search_and_dispatch", *SEARCH, DISPATCH))
     assert [c for c in codes(v) if c[1] == "excluded_robot"] == [(2, "excluded_robot")]
     assert {i for i, _ in codes(v)} == {2}  # the drone's steps are untouched
+
+
+@pytest.mark.parametrize(("request_", "robot", "step"), [
+    ("Send the robot that isn't the rover to x 2, y 3.", "that isn't the rover",
+     "that isn't the rover to x 2, y 3"),
+    ("Use whichever robot isn't the rover to go to x 2, y 3.", "robot isn't the rover",
+     "robot isn't the rover to go to x 2, y 3"),
+])
+def test_a_robot_that_is_not_the_rover_is_not_the_rover(sar: Crew, request_: str, robot: str,
+                                                          step: str) -> None:
+    """A relative clause that negates a robot rules it out (the rover was sent)."""
+    assert found(check(sar, request_, GO_23)) == [
+        (0, "excluded_robot", f"the request rules out tb3 here: {robot!r}"),
+        (0, "negated_step", f"the request rules out tb3.navigate_to here: {step!r}")]
 
 
 @pytest.mark.parametrize("altitude", ["2", "2.5"])

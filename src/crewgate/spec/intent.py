@@ -1571,7 +1571,7 @@ AVOIDING = frozenset({"avoid", "stay out of", "stay away from", "stay clear of",
                       "clear of", *HAZARD_CUES})
 # the negations that say what replaces what they cover ("search x 0 to 10, y 0 to 10 instead of
 # x 0 to 5, y 0 to 5"): that alone is ruled out, not what overlaps it
-REPLACING = frozenset({"instead of", "rather than"})
+REPLACING = frozenset({"instead of", "rather than", "in place of", "in lieu of"})
 # where a clause ends in the text (a stop and a space; not the point of "2.5")
 CLAUSE_BREAK = re.compile(r"[.!?;:](?:\s+|$)|\s[-\u2013\u2014]+\s")
 # the parts of a request values are given in: its clauses, but that a colon addresses what

@@ -41,7 +41,8 @@ WINDOW = 10  # words a negation reaches, at most
 SCAN_WORDS = 64
 # cues that negate one thing, not what follows it ("skip the search and send the rover": the
 # rover is asked): their scope also ends at a word that joins (CLAUSE_JOINS)
-_NARROW_CUES = (("skip",), ("skipping",), ("instead", "of"), ("rather", "than"), ("cancel",),
+_NARROW_CUES = (("skip",), ("skipping",), ("instead", "of"), ("rather", "than"),
+                ("in", "place", "of"), ("in", "lieu", "of"), ("cancel",),
                 ("cancelling",), ("canceling",), ("call", "off"), ("calling", "off"),
                 ("forget",),  # "forget the rover; search ...", "forget landing"
                 # a place kept away from ("stay out of the charger and walk to room_a")
@@ -83,6 +84,10 @@ NEGATIONS: tuple[tuple[str, ...], ...] = (
     *((w, "you", *did) for w in ("rather", "prefer")
       for did in (("didn", "t"), ("did", "not"), ("didnt",))),
     ("negative", "on"),
+    # "the last thing I want is the rover at x 2, y 3"
+    *(("last", "thing", who, want) for who in ("i", "we") for want in ("want", "need")),
+    # "send the robot that isn't the rover", "whichever robot isn't the rover"
+    *((who, be, "t") for who in ("that", "which", "robot", "one") for be in ("isn", "aren")),
     # "skip the search and ...", "instead of searching", "call off the search"
     *_NARROW_CUES,
 )

@@ -115,7 +115,7 @@ _BACK = (*((who, *be, state) for who, bes in (("i", (("m",), ("am",))), ("we", (
 # anywhere in a sentence, not after "not" ("now, not tomorrow"): what asks for later
 LATER: tuple[tuple[str, ...], ...] = (
     ("tomorrow",), ("tonight",), ("next", "week"), ("next", "month"), ("next", "year"),
-    ("later", "today"), ("later", "tonight"), ("not", "now"), ("not", "yet"),
+    ("later", "today"), ("later", "tonight"), ("not", "now"), ("not", "yet"), ("not", "today"),
     *(("later", "this", w) for w in ("morning", "afternoon", "evening", "week", "month")),
     ("this", "week"), ("this", "weekend"), ("next", "weekend"), ("on", "the", "weekend"),
     *((w, day) for w in ("on", "next", "this", "by", "until", "till") for day in _DAYS),
@@ -137,8 +137,14 @@ LATER: tuple[tuple[str, ...], ...] = (
       for s in ("word", "signal", "order", "command", "go")),
     *((w, "i", "tell", "you") for w in _UNTIL),
     *(("at", "my", w) for w in ("mark", "signal", "command", "word")),
-    # the operator asked first ("check with me before driving ...", "... but ask me first")
+    # the operator asked first ("check with me before driving ...", "... but ask me first",
+    # "get my permission before ...", "once you have my go-ahead, ..."; "Before you drive
+    # ..., ask me.": _ask_me)
     ("check", "with", "me"), ("ask", "me", "first"), ("ask", "me", "before"),
+    *((get, "my", w) for get in ("get", "need", "needs") for w in (*_CONSENTS, "ok", "okay")),
+    *(("ask", "for", "my", w) for w in (*_CONSENTS, "ok", "okay")),
+    *((w, "you", have, "my", c) for w in _UNTIL
+      for have in ("have", "get", "got", "receive", "hear", "see") for c in _CONSENTS),
     # made ready for, not done ("prepare to drive the rover ...", "stand by to land")
     ("prepare", "to"), ("prepare", "for"), ("get", "ready", "to"), ("get", "ready", "for"),
     ("be", "ready", "to"), ("stand", "by", "to"), ("stand", "by", "for"), ("standby", "to"))
@@ -182,6 +188,12 @@ PERFECT_REACH = 4  # words from the modal to "have", at most
 PARTICIPLES = frozenset({"been", "gone", "driven", "flown", "done", "seen", "taken", "found",
                          "begun", "made", "gotten", "got", "come", "left", "run"})
 _NOT = frozenset({"not", "no"})
+# the words around a cue for later that make a sentence of it alone (it is said of the one
+# before: "But not yet.", "Tomorrow, though.", "Yes, tomorrow.", "Do it later, please.")
+_ASIDE = frozenset({"but", "though", "please", "yes", "yeah", "sure", "ok", "okay", "do", "it",
+                    "that", "this", "then", "so", "well", "just", "and", "however", "thanks",
+                    "alright", "oh", "um", "hmm", "anyway", "actually", "maybe", "perhaps",
+                    "instead", "rather", "only"})
 SAID_WORDS = 8  # a question is quoted by its first words, at most this many
 
 
@@ -308,6 +320,8 @@ def idle_parts(words: Sequence[str], seps: Sequence[str], clause_starts: Sequenc
         cues = sorted([*cues, *_events(words, find)])
     if "later" in vocabulary:
         cues = sorted([*cues, *_laters(words, seps, verbs, find)])
+    if "ask" in vocabulary and "me" in vocabulary:
+        cues = sorted([*cues, *_ask_me(words, seps, find)])
     others = not ACTOR_WORDS.isdisjoint(vocabulary) or not robots.isdisjoint(vocabulary)
     answered = "?" in text and not _NO_ANSWER.isdisjoint(vocabulary)
     if not cues and not others and not answered and OPENINGS.isdisjoint(vocabulary):
@@ -333,8 +347,12 @@ def idle_parts(words: Sequence[str], seps: Sequence[str], clause_starts: Sequenc
                     acts.add(k)  # "send the rover where it was yesterday": asked
                     continue
             marked[k] = (kind, said(start, end))
-            if kind is LATER_KIND and k and spans[k][:2] == (start, end) and not spans[k - 1][2]:
-                marked.setdefault(k - 1, marked[k])  # "Land the drone. Not yet.": said of it
+            s, e, _ = spans[k]
+            if kind is LATER_KIND and k and _ASIDE.issuperset(words[s:start]) \
+                    and _ASIDE.issuperset(words[end:e]):
+                # "Land the drone. Not yet.", "Walk the dog to room_b? Sure, but not now.",
+                # "... Do it tomorrow.": said of the sentence before
+                marked.setdefault(k - 1, marked[k])
     out = []
     for k, (start, end, question) in enumerate(spans):
         found = _opening(words, seps, start, end, question, verbs, said) or marked.get(k)
@@ -408,6 +426,15 @@ def _laters(words: Sequence[str], seps: Sequence[str], verbs: frozenset[str],
             if _NOW.isdisjoint(said) and sum(w in verbs for w in said) == 1:
                 out.append((k, k + 1, LATER_KIND))
     return out
+
+
+def _ask_me(words: Sequence[str], seps: Sequence[str], find: Find
+            ) -> list[tuple[int, int, str]]:
+    """"Ask me" ending its sentence ("Before you drive the rover to x 2, y 3, ask me."): the
+    operator's consent comes first, for later (not "... and ask me if anything goes wrong")."""
+    n = len(words)
+    return [(k, k + 2, LATER_KIND) for k, _ in find((("ask", "me"),))
+            if k + 2 == n or not SENTENCE_ENDS.isdisjoint(seps[k + 1])]
 
 
 _CLOCK = frozenset({"in", "at"})
