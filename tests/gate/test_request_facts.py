@@ -152,6 +152,31 @@ def test_a_range_in_another_length_unit_is_no_zone_in_metres() -> None:
     assert facts("Search x from 0 m to 10 m, y from 0 m to 10 m.").zones == ((0, 10, 0, 10),)
 
 
+@pytest.mark.parametrize("text", [
+    # the unit after the range's end only (each was read as a zone in metres)
+    "Search x 0 to 5 ft, y 0 to 5 ft, then land.",
+    "Search x from 0 to 5 feet, y from 0 to 5 feet.",
+    "Search x 0 to 5 km, y 0 to 5 km.",
+    "Search x in [0, 5] ft, y in [0, 5] ft.",
+    # one axis in feet: no zone either
+    "Search x 0 to 5, y 0 to 5 ft.",
+])
+def test_a_range_ending_in_another_length_unit_is_no_zone_in_metres(text: str) -> None:
+    assert (facts(text).zones, facts(text).points) == ((), ())
+
+
+@pytest.mark.parametrize(("text", "points"), [
+    ("Drive to x 3, y 2 ft.", ()),
+    ("Drive to (3, 2) ft.", ()),
+    # a quantity after the point is not its unit
+    ("Drive to (3, 2), 5 ft above the ground.", ((3.0, 2.0),)),
+    ("Drive to x 3, y 2 m.", ((3.0, 2.0),)),
+])
+def test_a_point_ending_in_another_length_unit_is_no_point_in_metres(
+        text: str, points: tuple[object, ...]) -> None:
+    assert facts(text).points == points
+
+
 def test_zone_axes_pair_in_reading_order() -> None:
     f = facts("Sweep the zone x from 50 to 60, y from 0 to 10")
     assert f.states_zone((50, 60, 0, 10))

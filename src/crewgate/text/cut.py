@@ -17,7 +17,8 @@ from operator import and_, itemgetter, or_, rshift
 from typing import NamedTuple
 
 from crewgate.text.shapes import SEP, SHAPES, Gaps, Shape, dot_split, spaced_end
-from crewgate.text.tokens import Tok, split_numbers
+from crewgate.text.tokens import TOKEN, Tok, split_numbers
+from crewgate.text.units import OTHER_LENGTHS
 
 
 class Found(NamedTuple):
@@ -90,6 +91,8 @@ class Cut:
         n = g2.closer[i]
         if start < floor or n is None or (shape.exact_unit and "M" in self.units[j:j + 2]):
             return None
+        if _unit_after(self.gap_text[j + 2], n) in OTHER_LENGTHS:
+            return None  # "x 0 to 5 ft": no range in metres (nor one the plan may take as one)
         if shape.between is SEP and dot_split(self.gap_text[j + 1], self.gaps[j + 1].head):
             if not b.startswith("."):
                 return None
@@ -97,6 +100,16 @@ class Cut:
         end = ends[3 * j + 6] + g2.head[n - 1].end if n else ends[3 * j + 6]
         return Found(start, end, float(a), abs(float(b)) if shape.before is None else float(b),
                      label)
+
+
+def _unit_after(gap: str, n: int) -> str:
+    """The word after the first ``n`` tokens of a gap (a shape's closer), lower-case ("" for
+    none): a unit there is the shape's numbers' ("x 0 to 5 ft", "[0, 5] ft"). Reads n + 1 tokens
+    at most (n is bounded by the longest closer)."""
+    for k, m in enumerate(TOKEN.finditer(gap)):
+        if k == n:
+            return m.group().lower()
+    return ""
 
 
 def _hyphen_range(before: str, a: str, b: str, units: str, between: Sequence[Tok]) -> bool:

@@ -33,6 +33,10 @@ TIMES = frozenset(name for name, (unit, _) in _TABLE.items() if unit == "s") | {
 # the metre's own names (a range's bound or a point's coordinate may carry one: "x 3 m"; a
 # value in another length unit is no coordinate the reader takes as metres)
 METRES = tuple(name for name, (unit, scale) in _TABLE.items() if unit == "m" and scale == 1.0)
+# ... and the other lengths' names: a range or point that ends with one is none the reader takes
+# ("x 0 to 5 ft, y 0 to 5 ft" states no zone in metres)
+OTHER_LENGTHS = frozenset(name for name, (unit, scale) in _TABLE.items()
+                          if unit == "m" and scale != 1.0)
 
 
 def in_unit(value: float, name: str) -> tuple[float, str]:
@@ -55,4 +59,4 @@ def unit_key(unit: str | None) -> str | None:
     return UNITS.get(unit.strip().lower().rstrip("."), unit.strip().lower())
 
 
-__all__ = ["METRES", "TIMES", "UNITS", "in_unit", "per", "unit_key"]
+__all__ = ["METRES", "OTHER_LENGTHS", "TIMES", "UNITS", "in_unit", "per", "unit_key"]
