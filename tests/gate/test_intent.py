@@ -1361,6 +1361,32 @@ def test_an_unclear_negation_fails_closed(g1_go2: Crew, request_: str, said: str
                          "cannot tell which robot, action or place it rules out; name it")]
 
 
+@pytest.mark.parametrize(("request_", "said"), [
+    ("Search x 0 to 5, y 0 to 5, except the northern half, then land.",
+     "except the northern half"),
+    ("Search x 0 to 5, y 0 to 5 but not the corner near the fence, then land.",
+     "not the corner near the fence"),
+    ("Search x 0 to 5, y 0 to 5, avoiding the lake, then land.", "avoiding the lake"),
+    ("Search x 0 to 5, y 0 to 5 without the top half, then land.", "without the top half"),
+])
+def test_a_part_of_space_left_out_that_the_gate_cannot_place_fails_closed(
+        sar: Crew, request_: str, said: str) -> None:
+    """A part of the zone left out in words (each whole-zone search was accepted)."""
+    v = check(sar, request_, plan("search_only", *SEARCH, LAND))
+    assert found(v) == [(None, "unclear_negation", f"the request says {said!r}, and the gate "
+                         "cannot tell which robot, action or place it rules out; name it")]
+
+
+@pytest.mark.parametrize("request_", [
+    "Search x 0 to 5, y 0 to 5 without delay, then land.",
+    "Search x 0 to 5, y 0 to 5 except if it rains, then land.",
+    "Search x 0 to 5, y 0 to 5, not too fast, then land.",
+])
+def test_a_detail_left_out_that_is_no_part_of_space_is_no_unclear_negation(
+        sar: Crew, request_: str) -> None:
+    assert found(check(sar, request_, plan("search_only", *SEARCH, LAND))) == []
+
+
 def test_a_stated_point_no_step_goes_to_is_dropped(sar: Crew) -> None:
     v = check(sar, "Survey x 0 to 5, y 0 to 5 by air, land, and also park the rover at x 2, y -2.",
               plan("search_only", *SEARCH, LAND))

@@ -1436,9 +1436,13 @@ class Intent(IntentChecks, Rule):
         # they stand does not depend on what "stays" says of them); a scope that covers a point
         # or a zone (``valued``) rules that out
         known: list[int] | None = None
+        words = reading.words
         for scope in reading.scopes:
-            if scope.start < start or not scope.opens or scope.at in valued or scope.cue not in (
-                    "do not", "don't", "dont", "never", "must not", "should not"):
+            if scope.start < start or scope.at in valued:
+                continue
+            if not (scope.opens and scope.cue in _PROHIBITIONS) and not (
+                    scope.cue in _LEAVING_OUT
+                    and not SPACE_PARTS.isdisjoint(words[scope.start:scope.end])):
                 continue
             if known is None:
                 known = sorted([m.start for m in reading.mentions(self.robots, stays=True)]
@@ -1449,6 +1453,24 @@ class Intent(IntentChecks, Rule):
                 return f"{scope.cue} {reading.said(scope.start, scope.end)}".strip()
         return None
 
+
+# the cues that rule out what follows them, said of nothing the gate knows, leave the request
+# unclear ("don't go there")
+_PROHIBITIONS = frozenset({"do not", "don't", "dont", "never", "must not", "should not"})
+# ... and those that leave out part of what is asked, where what they leave out is a part of
+# space the gate cannot place ("search x 0 to 5, y 0 to 5 except the northern half", "...
+# avoiding the lake"; not "without delay", "except if it rains")
+_LEAVING_OUT = frozenset({"except", "excluding", "not", "without", "apart from", "aside from",
+                          "other than", "skip", "skipping", "avoid", "avoiding", "minus the"})
+SPACE_PARTS = frozenset({
+    "half", "halves", "part", "parts", "side", "sides", "corner", "corners", "strip", "strips",
+    "edge", "edges", "end", "ends", "quarter", "quarters", "third", "section", "sections",
+    "sector", "sectors", "portion", "area", "areas", "region", "regions", "perimeter", "border",
+    "boundary", "middle", "centre", "center", "north", "south", "east", "west", "northern",
+    "southern", "eastern", "western", "northeast", "northwest", "southeast", "southwest",
+    "lake", "river", "pond", "water", "tree", "trees", "forest", "woods", "building",
+    "buildings", "road", "fence", "wall", "field", "cliff", "hill", "slope", "ridge", "house",
+    "houses", "crowd", "marsh", "swamp", "shore", "beach", "parking", "lot", "yard"})
 
 _PRONOUNS = (("it",), ("them",))  # right after a verb: the robot named before, named again
 _ANY = frozenset({"anything", "anyone", "anybody", "anywhere", *UNIVERSAL})
@@ -1566,9 +1588,9 @@ MARKER_REACH = 3  # words from "before"/"after" to its action, at most ("before 
 _HEIGHT = frozenset({"altitude", "height", "elevation"})
 _MEASURE_FAMILIES = dict.fromkeys(_HEIGHT, _HEIGHT)
 # the negations that keep away from what they cover (a hazard), not only leave it out
-AVOIDING = frozenset({"avoid", "stay out of", "stay away from", "stay clear of", "keep out of",
-                      "keep away from", "keep clear of", "steer clear of", "away from",
-                      "clear of", *HAZARD_CUES})
+AVOIDING = frozenset({"avoid", "avoiding", "stay out of", "stay away from", "stay clear of",
+                      "keep out of", "keep away from", "keep clear of", "steer clear of",
+                      "away from", "clear of", *HAZARD_CUES})
 # the negations that say what replaces what they cover ("search x 0 to 10, y 0 to 10 instead of
 # x 0 to 5, y 0 to 5"): that alone is ruled out, not what overlaps it
 REPLACING = frozenset({"instead of", "rather than", "in place of", "in lieu of"})

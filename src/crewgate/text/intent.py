@@ -66,7 +66,7 @@ NEGATIONS: tuple[tuple[str, ...], ...] = (
     ("do", "not"), ("don", "t"), ("dont",), ("does", "not"), ("doesn", "t"), ("must", "not"),
     ("mustn", "t"), ("should", "not"), ("shouldn", "t"), ("never",), ("not",), ("no",),
     ("without",), ("except",), ("excluding",), ("other", "than"), ("nor",), ("neither",),
-    ("avoid",), ("won", "t"), ("cannot",), ("can", "t"),
+    ("avoid",), ("avoiding",), ("won", "t"), ("cannot",), ("can", "t"),
     # "anywhere but the charger", "everything but the drone", "apart from the cube"
     ("anywhere", "but"), ("anything", "but"), ("everywhere", "but"), ("everything", "but"),
     ("everyone", "but"), ("everybody", "but"), ("anyone", "but"), ("anybody", "but"),
