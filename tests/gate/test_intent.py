@@ -985,6 +985,19 @@ def test_a_robot_that_is_not_the_rover_is_not_the_rover(sar: Crew, request_: str
         (0, "negated_step", f"the request rules out tb3.navigate_to here: {step!r}")]
 
 
+@pytest.mark.parametrize("request_", [
+    "Carry the bottle to room_a with the dog alone.",
+    "Carry the bottle to room_a with the dog on its own.",
+    "Carry the bottle to room_a, dog, on your own.",
+    "Have the dog, all by itself, carry the bottle to room_a.",
+])
+def test_a_robot_said_to_act_alone_leaves_the_others_out(g1_go2: Crew, request_: str) -> None:
+    """The humanoid's grab and load are not asked ("on its own" was not read: the carry ran)."""
+    assert found(check(g1_go2, request_, carry("bottle", "room_a"))) == [
+        (0, "excluded_robot", "the request asks for go2 only; not g1"),
+        (1, "excluded_robot", "the request asks for go2 only; not g1")]
+
+
 @pytest.mark.parametrize("altitude", ["2", "2.5"])
 def test_a_decimal_point_does_not_end_a_prohibition(sar: Crew, altitude: str) -> None:
     """"1.5" is one number, not the end of a sentence: the prohibition reaches the rover past it,

@@ -221,7 +221,11 @@ _LONGEST_TAKING_BACK = max(map(len, TAKING_BACK))
 # cue's first word (Reading.negating looks that far back for the scope of a word)
 _SUBJECT_REACH = WINDOW + _LONGEST_NEGATION
 EXCLUSIVE_BEFORE = frozenset({"only", "just", "solely", "exclusively"})
-EXCLUSIVE_AFTER = frozenset({"only", "alone", "exclusively", "solely"})
+EXCLUSIVE_AFTER = frozenset({"only", "alone", "exclusively", "solely", "unaided"})
+# ... and said in more words ("the dog on its own", "the dog, by itself")
+_ON_ITS_OWN = frozenset({("on", w, "own") for w in ("its", "your", "their", "his", "her")} | {
+    (*all_, "by", w) for all_ in ((), ("all",))
+    for w in ("itself", "yourself", "themselves", "himself", "herself")})
 _NOT_ONLY = frozenset({"only", "just", "merely", "simply"})  # after a negation: no negation
 # "prevent the rover from reaching x 2, y 3": what follows "from" (a few words on) is ruled out
 _PREVENTING = frozenset({"prevent", "prevents", "keep", "keeps", "stop", "stops"})
@@ -981,7 +985,7 @@ class Reading:
                 negated = self._stays(start, end, robot=stays)
             out.append(tuple_of(Mention, (start, end, " ".join(phrase), table[phrase],
                                           self.clause_of[start], negated,
-                                          self._exclusive(start, end), False)))
+                                          self._exclusive(start, end, stays), False)))
         return out
 
     def kept(self, table: PhraseTable) -> list[tuple[Mention, int]]:
@@ -1201,9 +1205,13 @@ class Reading:
         found = self._after_modals(start, end)
         return found[1] if found is not None and found[0] == "not" else None
 
-    def _exclusive(self, start: int, end: int) -> bool:
+    def _exclusive(self, start: int, end: int, robot: bool = False) -> bool:
+        """Whether "only", "just", "alone" is attached to the mention [start, end) (a robot's:
+        "on its own", "by itself" too)."""
         words = self.words
         if end < len(words) and words[end] in EXCLUSIVE_AFTER:
+            return True
+        if robot and any(words[end:end + k] in _ON_ITS_OWN for k in (2, 3, 4)):
             return True
         window = words[max(0, start - 3):start]
         if window[-2:] == ("nothing", "but"):
