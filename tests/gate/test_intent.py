@@ -2129,6 +2129,9 @@ def test_stop_before_a_gerund_rules_the_action_out(sar: Crew) -> None:
     "Send the rover and the boat to x 2, y 3.",
     "Use the rover, not the boat, to reach x 2, y 3.",
     "No boats: drive the rover to x 2, y 3.",
+    # ... or as what a prohibition's action acts on (sending was ruled out: the drive refused)
+    "Don't send the boat; drive the rover to x 2, y 3.",
+    "Do not send a boat, send the rover to x 2, y 3.",
 ])
 def test_a_robot_the_crew_lacks_named_as_no_actor_takes_nothing_from_the_request(
         sar: Crew, request_: str) -> None:

@@ -991,7 +991,8 @@ class Intent(IntentChecks, Rule):
             if m.start in ceased or (m.negated is None and not asked(m.start)):
                 continue
             if m.negated is not None:
-                negated_actions.append(m)
+                if not _of_foreign(reading, m.end):  # "don't send the boat": not the sending
+                    negated_actions.append(m)
                 continue
             said_actions.append(m)
             # the last robot named before the verb, if in its part of the clause, or named again
@@ -1474,6 +1475,15 @@ SPACE_PARTS = frozenset({
 
 _PRONOUNS = (("it",), ("them",))  # right after a verb: the robot named before, named again
 _ANY = frozenset({"anything", "anyone", "anybody", "anywhere", *UNIVERSAL})
+
+
+def _of_foreign(reading: Reading, end: int) -> bool:
+    """Whether a robot the crew does not have is what the action ending at word ``end`` acts
+    on ("don't send the boat; drive the rover": the boat is ruled out, not sending)."""
+    words = reading.words
+    while end < len(words) and words[end] in ARTICLES:
+        end += 1
+    return end < len(words) and words[end] in reading.foreign
 
 
 def _anything_else(reading: Reading, scope: Scope) -> bool:
