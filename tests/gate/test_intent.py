@@ -1700,6 +1700,17 @@ def hand(obj: str) -> dict[str, Any]:
     return plan("handover", ("g1", "grab_from_table", {"object": obj}), ("g1", "hand_over", {}))
 
 
+@pytest.mark.parametrize(("request_", "said"), [
+    ("Hand me whatever isn't the bottle.", "whatever isn't the bottle"),
+    ("Hand me something that isn't the bottle.", "that isn't the bottle"),
+])
+def test_a_thing_a_relative_clause_negates_is_not_handed_over(g1_go2: Crew, request_: str,
+                                                              said: str) -> None:
+    """(The bottle was handed over.)"""
+    assert found(check(g1_go2, request_, hand("bottle"))) == [
+        (0, "negated_step", f"the request rules out g1.grab_from_table here: {said!r}")]
+
+
 @pytest.mark.parametrize("request_", [
     "Walk the dog to room_a? No, room_b.",
     "Walk the dog to room_a? No, walk it to room_b.",

@@ -86,8 +86,11 @@ NEGATIONS: tuple[tuple[str, ...], ...] = (
     ("negative", "on"),
     # "the last thing I want is the rover at x 2, y 3"
     *(("last", "thing", who, want) for who in ("i", "we") for want in ("want", "need")),
-    # "send the robot that isn't the rover", "whichever robot isn't the rover"
-    *((who, be, "t") for who in ("that", "which", "robot", "one") for be in ("isn", "aren")),
+    # "send the robot that isn't the rover", "whichever robot isn't the rover", "hand me
+    # whatever isn't the bottle"
+    *((who, be, "t") for who in ("that", "which", "robot", "one", "whatever", "whichever",
+                                 "thing", "object", "anything", "something")
+      for be in ("isn", "aren")),
     # "skip the search and ...", "instead of searching", "call off the search"
     *_NARROW_CUES,
 )
