@@ -998,6 +998,16 @@ def test_a_robot_said_to_act_alone_leaves_the_others_out(g1_go2: Crew, request_:
         (1, "excluded_robot", "the request asks for go2 only; not g1")]
 
 
+@pytest.mark.parametrize("noun", ["copter", "multirotor", "quadrotor"])
+def test_a_word_for_a_type_of_robot_names_the_crews_robots_of_it(sar: Crew, noun: str) -> None:
+    """"The copter" is the crew's drone (it named no robot: the rover drove); "the UGV" is the
+    rover."""
+    assert found(check(sar, f"Send the {noun} to x 2, y 3.", GO_23)) == [
+        (0, "substituted_robot", "the request asks iris to 'send'; iris has no such skill, and "
+         "tb3 may not take its place")]
+    assert found(check(sar, "Send the UGV to x 2, y 3.", GO_23)) == []
+
+
 @pytest.mark.parametrize("altitude", ["2", "2.5"])
 def test_a_decimal_point_does_not_end_a_prohibition(sar: Crew, altitude: str) -> None:
     """"1.5" is one number, not the end of a sentence: the prohibition reaches the rover past it,

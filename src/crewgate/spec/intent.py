@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from crewgate.codes import Code, Findings, Problem
 from crewgate.spec.base import Rule
-from crewgate.text.actors import ROBOT_FAMILIES
+from crewgate.text.actors import ROBOT_FAMILIES, ROBOT_TYPES
 from crewgate.text.inflect import gerund
 from crewgate.text.intent import (
     ARTICLES,
@@ -739,6 +739,16 @@ class Intent(IntentChecks, Rule):
                         if verb.isalpha():
                             gerunds.setdefault((gerund(verb), *rest), set()).add(
                                 f"{name}.{sname}")
+        # a word that says only a type of robot names the crew's robots of its family, when
+        # no robot is named by it already ("the copter": the drone; "the ugv": the rover)
+        for family, nouns in ROBOT_TYPES.items():
+            members = self.air if family == "air" else [
+                n for n, r in crew.robots.items()
+                if not ROBOT_FAMILIES[family].isdisjoint(
+                    w for p in (n, r.kind, *r.aliases) for w in words(p))]
+            for noun in nouns:
+                if members and (noun,) not in robots:
+                    robots[(noun,)] = set(members)
         self.robots = _freeze(robots)
         self.skills = _freeze(skills)
         self.gerunds = _freeze({k: v for k, v in gerunds.items() if k not in skills})

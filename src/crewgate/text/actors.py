@@ -46,6 +46,15 @@ MOVING = frozenset({
     "came", "move", "moves", "moving", "moved", "run", "runs", "running", "travel", "travels",
     "travelling", "traveling", "proceed", "proceeds", "proceeding", "fly", "flies", "flying",
     "return", "returns", "returning"})
+# ... of them, the words that say only a type of robot (not "truck" or "plane", which may be
+# things in the scene): a crew's robots of the family are named by them ("send the copter"
+# names a crew's drone)
+ROBOT_TYPES: dict[str, frozenset[str]] = {family: frozenset(
+    w for noun in nouns.split() for w in (noun, noun + "s")) for family, nouns in {
+    "air": "quadcopter quadrotor multicopter multirotor hexacopter octocopter copter uav",
+    "wheeled": "ugv agv amr",
+    "legged": "quadruped hexapod",
+    "humanoid": "humanoid android biped"}.items()}
 # kinds of robot by family: a noun of a family no robot of the crew belongs to names a robot
 # the crew does not have (crewgate.spec.intent makes the crew's list, less its own words)
 ROBOT_FAMILIES: dict[str, frozenset[str]] = {family: frozenset(
