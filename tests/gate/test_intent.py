@@ -460,6 +460,16 @@ _FOREIGN_FIX = ("to have the crew do it, name a robot of the crew (or give the w
     ("Drive the rover to x 2, y 3. Not today.",
      "asks for it later ('not today')",
      "to have it done now, ask without 'not today'"),
+    # the operator's go awaited, or what the operator does first
+    ("The rover waits for my go: drive it to x 2, y 3.",
+     "asks for it later ('waits for my go')",
+     "to have it done now, ask without 'waits for my go'"),
+    ("Drive the rover to x 2, y 3, but only after I check the map.",
+     "asks for it later ('after i check')",
+     "to have it done now, ask without 'after i check'"),
+    ("Drive the rover to x 2, y 3; I'll confirm.",
+     "asks for it later (\"i'll confirm\")",
+     "to have it done now, ask without \"i'll confirm\""),
 ])
 
 
@@ -945,6 +955,11 @@ def test_stated_value_paraphrases(sar: Crew, request_: str, takeoff: dict[str, A
     "Search x 0 to 5, y 0 to 5 with the drone in place of the rover.",
     "Search x 0 to 5, y 0 to 5 with the drone in lieu of the rover.",
     "Search x 0 to 5, y 0 to 5. The last thing I want is the rover moving.",
+    # the speaker's to decide, held, or dismissed for later
+    "Search x 0 to 5, y 0 to 5; I'll decide about the rover.",
+    "Search x 0 to 5, y 0 to 5. Hold the rover.",
+    "Search x 0 to 5, y 0 to 5, and the rover? Maybe later.",
+    "Search x 0 to 5, y 0 to 5. Rover: not yet.",
     "Search x 0 to 5, y 0 to 5; cancel the rover.",
     "Search x 0 to 5, y 0 to 5; the rover is not wanted.",
     "Search x 0 to 5, y 0 to 5; the rover isn't necessary.",

@@ -43,6 +43,10 @@ SCAN_WORDS = 64
 # rover is asked): their scope also ends at a word that joins (CLAUSE_JOINS)
 _NARROW_CUES = (("skip",), ("skipping",), ("instead", "of"), ("rather", "than"),
                 ("in", "place", "of"), ("in", "lieu", "of"), ("cancel",),
+                # the speaker's to decide ("search ...; I'll decide about the rover")
+                *((*who, "decide", on) for who in (("i", "ll"), ("i", "will"), ("we", "ll"),
+                                                   ("we", "will"), ("let", "me"), ("let", "us"))
+                  for on in ("about", "on")),
                 ("cancelling",), ("canceling",), ("call", "off"), ("calling", "off"),
                 ("forget",),  # "forget the rover; search ...", "forget landing"
                 # a place kept away from ("stay out of the charger and walk to room_a")
@@ -201,7 +205,8 @@ _NOT_NOW = frozenset({"today", "now", "yet", "needed", "required"})
 # ... and a bare dismissal set off by more than a comma ("and the rover? Leave it.", "Rover:
 # skip."; "park the rover, leave it" is no dismissal of the rover)
 _DISMISSALS = frozenset({("leave", "it"), ("forget", "it"), ("skip", "it"), ("skip",),
-                         ("pass",), ("forget", "about", "it"), ("off",), ("hold",)})
+                         ("pass",), ("forget", "about", "it"), ("off",), ("hold",),
+                         ("later",), ("maybe", "later"), ("not", "yet"), ("not", "now")})
 _LONGEST_DISMISSAL = max(map(len, _DISMISSALS))
 # "give the rover a rest"
 _RESTING = frozenset({("a", "rest"), ("a", "break"), ("the", "day"), ("a", "breather")})
@@ -1112,9 +1117,10 @@ class Reading:
                 return None
             keeping, kept_words = _KEEP_THING, _THING_KEPT  # "keep the bottle here"
         keep = max(i for i in range(first, start) if words[i] in keeping)  # the nearest
-        if words[keep] == "leave" and (end == len(words) or self.clause_of[end] != self.clause_of[
-                start] or "," in self.seps[end - 1]):
-            return self.said(keep, end)  # "leave the rover." (and nothing after it)
+        if (words[keep] == "leave" or (robot and words[keep] == "hold")) and (
+                end == len(words) or self.clause_of[end] != self.clause_of[start]
+                or "," in self.seps[end - 1]):
+            return self.said(keep, end)  # "leave the rover.", "hold the rover." (nothing after)
         for kept in range(end, min(len(words), end + 4)):
             if words[kept] in kept_words:
                 return self.said(keep, kept + 1)

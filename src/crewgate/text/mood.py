@@ -129,10 +129,16 @@ LATER: tuple[tuple[str, ...], ...] = (
     ("in", "the", "afternoon"), ("in", "the", "evening"), ("next", "time"),
     ("another", "time"), ("some", "other", "time"), ("next", "mission"),
     *(("on", "my", w) for w in ("mark", "signal", "command", "go", "order", "word")),
-    *(("wait", "for", "my", w) for w in (*_CONSENTS, "ok", "okay")),
+    *((wait, *for_, "my", w) for wait, for_ in (
+        ("wait", ("for",)), ("waits", ("for",)), ("waiting", ("for",)), ("await", ()),
+        ("awaits", ()), ("awaiting", ())) for w in (*_CONSENTS, "ok", "okay")),
     *(("after", "my", w) for w in _CONSENTS),
     *((w, "i", "say", s) for w in _UNTIL for s in ("so", "go")),
-    *((w, "i", v) for w in _UNTIL for v in ("confirm", "approve", "agree")),
+    *((w, "i", v) for w in _UNTIL for v in ("confirm", "approve", "agree", "check", "verify",
+                                             "review", "decide", "know", "see", "look")),
+    # the speaker confirms or tells first ("I'll confirm", "I'll let you know when")
+    *((*i, v) for i in (("i", "ll"), ("i", "will"), ("we", "ll"), ("we", "will"))
+      for v in ("confirm", "let", "tell")),
     *((w, "i", "give", "the", s) for w in _UNTIL
       for s in ("word", "signal", "order", "command", "go")),
     *((w, "i", "tell", "you") for w in _UNTIL),
