@@ -2026,6 +2026,28 @@ def test_a_zone_kept_away_from_holds_for_points_in_it_and_zones_over_it(
     assert found(check(sar, request_, p)) == expected
 
 
+@pytest.mark.parametrize(("request_", "said"), [
+    ("Send the rover, sorry, the drone, to x 2, y 3.", "rover, sorry"),
+    ("Send the rover \u2014 I mean the drone \u2014 to x 2, y 3.", "rover \u2014 i mean"),
+])
+def test_a_robot_corrected_to_another_is_ruled_out(sar: Crew, request_: str, said: str) -> None:
+    """(The rover drove.)"""
+    assert found(check(sar, request_, GO_23)) == [
+        (0, "excluded_robot", f"the request rules out tb3: {said!r}")]
+
+
+@pytest.mark.parametrize("request_", [
+    "Send the rover to x 2, y 3. Oops, wrong robot.",
+    "Send the rover to x 2, y 3. Not that one.",
+    "Send the rover to x 2, y 3. No, the other one.",
+    "Send the rover to x 2, y 3. I meant the other robot.",
+])
+def test_a_robot_said_to_be_the_wrong_one_takes_the_request_back(sar: Crew,
+                                                                  request_: str) -> None:
+    """Which robot is right goes unsaid: nothing runs (the rover drove)."""
+    assert codes(check(sar, request_, GO_23)) == [(None, "retracted_request")]
+
+
 def test_a_bare_no_before_a_new_request_corrects_what_came_before(sar: Crew) -> None:
     request_ = "Drive the rover to x 2, y 3. No. Drive it to x 4, y 3."
     assert found(check(sar, request_, plan("dispatch_only", ("tb3", "navigate_to", {

@@ -1215,6 +1215,15 @@ class Intent(IntentChecks, Rule):
         dock... actually, bay_2" keeps the pallet; "search x 0 to 5, y 0 to 5 at 3 m, no, 4 m"
         keeps the zone; "walk the dog to room_a, no wait, wave" takes room_a back)."""
         again = {r for m in after if m.negated is None for r in m.referents}
+        # a robot named before it, when another is named after it, is replaced ("send the
+        # rover, sorry, the drone, to x 2, y 3": the rover is ruled out)
+        robots = [m for m in reading.mentions(self.robots, stays=True) if m.negated is None]
+        instead = {r for m in robots if m.start >= start for r in m.referents}
+        if instead:
+            for m in robots:
+                if m.start < start:
+                    for robot in m.referents - instead:
+                        brief.excluded.setdefault(robot, _said_to(reading, m.start, start))
         stated = RequestFacts.read(rest)
         # the kinds named after it: a destination (a place or a point), an object, a zone
         places = not again.isdisjoint(self.crew.locations) or bool(stated.points)

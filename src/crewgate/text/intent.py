@@ -162,6 +162,10 @@ RETRACTIONS: tuple[tuple[str, ...], ...] = (
     ("don", "t", "do", "that"), ("don", "t", "do", "it"), ("do", "not", "do", "that"),
     ("just", "kidding"), ("just", "joking"), ("only", "kidding"), ("only", "joking"), ("jk",),
     ("i", "m", "kidding"), ("i", "m", "joking"),
+    # the robot named was the wrong one, and which is right goes unsaid
+    ("wrong", "robot"), ("wrong", "one"), ("not", "that", "one"), ("no", "the", "other", "one"),
+    *((*meant, "the", "other", one) for meant in (("i", "meant"), ("i", "mean"))
+      for one in ("one", "robot")),
     # a correction: what follows replaces what came before ("room_a, correction: room_b")
     ("i", "meant"), ("correction",), ("or", "rather"), ("change", "of", "plan"),
     ("wait", "no"), ("hold", "that", "thought"), ("on", "reflection"),
@@ -184,7 +188,8 @@ BARE_PROHIBITIONS: tuple[tuple[str, ...], ...] = (("don", "t"), ("do", "not"), (
 _INTERJECTIONS = frozenset({"no", "nope", "nah", "wait", "actually", "oh", "um", "uh", "hmm",
                             "ok", "okay", "please", "sorry", "hold", "on", "so", "well"})
 _SENTENCE_ENDS = frozenset(".!")
-_PART_ENDS = frozenset(".!,")  # ... or a part's (what a correction names ends there)
+# ... or a part's (what a correction names ends there: "the rover — I mean the drone — to ...")
+_PART_ENDS = frozenset(".!,;\u2014\u2013")
 _ENDS = frozenset(".!?")  # ... or a question's
 # a sentence of just one of these (interjections before it) after another calls off what came
 # before ("Drive the rover to x 2, y 3. Cancel!", "... Abort.", "... No, scrap.", "... Actually,
