@@ -1419,6 +1419,10 @@ def test_a_part_of_space_left_out_that_the_gate_cannot_place_fails_closed(
     "Search x 0 to 5, y 0 to 5 without delay, then land.",
     "Search x 0 to 5, y 0 to 5 except if it rains, then land.",
     "Search x 0 to 5, y 0 to 5, not too fast, then land.",
+    # "not" said of what comes before it, time, and two negations
+    "Search x 0 to 5, y 0 to 5 and land; the rover is not part of this.",
+    "Search x 0 to 5, y 0 to 5 and land without stopping at the end.",
+    "Search x 0 to 5, y 0 to 5 and land, without missing any area.",
 ])
 def test_a_detail_left_out_that_is_no_part_of_space_is_no_unclear_negation(
         sar: Crew, request_: str) -> None:

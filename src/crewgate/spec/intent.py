@@ -1461,7 +1461,7 @@ class Intent(IntentChecks, Rule):
             if scope.start < start or scope.at in valued:
                 continue
             if not (scope.opens and scope.cue in _PROHIBITIONS) and not (
-                    scope.cue in _LEAVING_OUT
+                    scope.cue in _LEAVING_OUT and _leaves_out(reading, scope.at)
                     and not SPACE_PARTS.isdisjoint(words[scope.start:scope.end])):
                 continue
             if known is None:
@@ -1484,13 +1484,23 @@ _LEAVING_OUT = frozenset({"except", "excluding", "not", "without", "apart from",
                           "other than", "skip", "skipping", "avoid", "avoiding", "minus the"})
 SPACE_PARTS = frozenset({
     "half", "halves", "part", "parts", "side", "sides", "corner", "corners", "strip", "strips",
-    "edge", "edges", "end", "ends", "quarter", "quarters", "third", "section", "sections",
+    "edge", "edges", "quarter", "quarters", "third", "section", "sections",
     "sector", "sectors", "portion", "area", "areas", "region", "regions", "perimeter", "border",
     "boundary", "middle", "centre", "center", "north", "south", "east", "west", "northern",
     "southern", "eastern", "western", "northeast", "northwest", "southeast", "southwest",
     "lake", "river", "pond", "water", "tree", "trees", "forest", "woods", "building",
     "buildings", "road", "fence", "wall", "field", "cliff", "hill", "slope", "ridge", "house",
-    "houses", "crowd", "marsh", "swamp", "shore", "beach", "parking", "lot", "yard"})
+    "houses", "crowd", "marsh", "swamp", "shore", "beach", "parking", "yard"})
+
+
+def _leaves_out(reading: Reading, at: int) -> bool:
+    """Whether the cue at word ``at`` leaves out a part of what is asked: any of
+    ``_LEAVING_OUT`` but "not", which does only set off ("..., not the northern half", "but not
+    the corner"; not "the rover is not part of this", said of the rover)."""
+    if reading.words[at] != "not":
+        return True
+    return bool(at) and (reading.words[at - 1] == "but" or any(
+        c in reading.seps[at - 1] for c in ",;(\u2014\u2013"))
 
 _PRONOUNS = (("it",), ("them",))  # right after a verb: the robot named before, named again
 _ANY = frozenset({"anything", "anyone", "anybody", "anywhere", *UNIVERSAL})
