@@ -467,9 +467,6 @@ _FOREIGN_FIX = ("to have the crew do it, name a robot of the crew (or give the w
     ("Drive the rover to x 2, y 3, but only after I check the map.",
      "asks for it later ('after i check')",
      "to have it done now, ask without 'after i check'"),
-    ("Drive the rover to x 2, y 3; I'll confirm.",
-     "asks for it later (\"i'll confirm\")",
-     "to have it done now, ask without \"i'll confirm\""),
 ])
 
 
@@ -495,6 +492,10 @@ def test_a_request_that_asks_nothing_now_moves_nothing(sar: Crew, request_: str,
     # a sentence for later that says more than an aside is not said of the one before
     "Drive the rover to x 2, y 3. I'll be back tomorrow.",
     "Drive the rover to x 2, y 3. The drone lands tomorrow.",
+    # a consent said not to be needed, nor waited for
+    "Don't wait for my signal; drive the rover to x 2, y 3.",
+    "Drive the rover to x 2, y 3 without waiting for my go.",
+    "Drive the rover to x 2, y 3; no need to ask me.",
     # "ask me" that does not end its sentence asks for no consent first
     "Drive the rover to x 2, y 3 and ask me if anything goes wrong.",
     # a plan asked for, then to be run (it was refused as a plan only)

@@ -146,7 +146,8 @@ _OPPOSITE = {"<": ">=", "<=": ">", ">": "<=", ">=": "<"}
 # right after a negation, these negate again: what follows is asked ("don't forget to land",
 # "don't hesitate to send the rover", "don't wait, send the rover")
 UNDOING = frozenset({"forget", "forgetting", "hesitate", "fail", "neglect", "omit", "wait",
-                     "delay", "miss", "missing", "omitting", "neglecting", "failing"})
+                     "delay", "miss", "missing", "omitting", "neglecting", "failing", "waiting",
+                     "delaying", "hesitating"})
 # the cues that can open a prohibition ("don't send the dog, the rover or the drone"); the rest
 # negate a detail ("the bottle, not the cube", "without the rover")
 PROHIBITIONS = frozenset({("do", "not"), ("don", "t"), ("dont",), ("must", "not"),

@@ -136,9 +136,6 @@ LATER: tuple[tuple[str, ...], ...] = (
     *((w, "i", "say", s) for w in _UNTIL for s in ("so", "go")),
     *((w, "i", v) for w in _UNTIL for v in ("confirm", "approve", "agree", "check", "verify",
                                              "review", "decide", "know", "see", "look")),
-    # the speaker confirms or tells first ("I'll confirm", "I'll let you know when")
-    *((*i, v) for i in (("i", "ll"), ("i", "will"), ("we", "ll"), ("we", "will"))
-      for v in ("confirm", "let", "tell")),
     *((w, "i", "give", "the", s) for w in _UNTIL
       for s in ("word", "signal", "order", "command", "go")),
     *((w, "i", "tell", "you") for w in _UNTIL),
@@ -345,8 +342,10 @@ def idle_parts(words: Sequence[str], seps: Sequence[str], clause_starts: Sequenc
         acts: set[int] = set()  # sentences found to name an action (each looked at once)
         for start, end, kind in cues:
             k = bisect_right(starts, start) - 1
-            if k in marked or (end - start == 1 and start and words[start - 1] in _NOT):
-                continue
+            if k in marked or (start and (words[start - 1] in _NOT_BEFORE or (
+                    end - start == 1 and words[start - 1] in _NOT))):
+                continue  # "now, not tomorrow", "you don't need my permission", "without
+                # waiting for my go"
             if kind is TELLS:
                 s, e, _ = spans[k]
                 if k in acts or not verbs.isdisjoint(words[s:e]):
@@ -440,7 +439,8 @@ def _ask_me(words: Sequence[str], seps: Sequence[str], find: Find
     operator's consent comes first, for later (not "... and ask me if anything goes wrong")."""
     n = len(words)
     return [(k, k + 2, LATER_KIND) for k, _ in find((("ask", "me"),))
-            if k + 2 == n or not SENTENCE_ENDS.isdisjoint(seps[k + 1])]
+            if (k + 2 == n or not SENTENCE_ENDS.isdisjoint(seps[k + 1]))
+            and not (k and words[k - 1] == "to")]  # not "no need to ask me"
 
 
 _CLOCK = frozenset({"in", "at"})
