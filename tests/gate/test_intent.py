@@ -961,6 +961,11 @@ def test_stated_value_paraphrases(sar: Crew, request_: str, takeoff: dict[str, A
     "Search x 0 to 5, y 0 to 5. Hold the rover.",
     "Search x 0 to 5, y 0 to 5, and the rover? Maybe later.",
     "Search x 0 to 5, y 0 to 5. Rover: not yet.",
+    # ... left running, let be, or let finish
+    "Search x 0 to 5, y 0 to 5 but leave the rover running.",
+    "Search x 0 to 5, y 0 to 5. The rover? Let it be.",
+    "Search x 0 to 5, y 0 to 5 and send the rover, no, let the rover finish.",
+    "Search x 0 to 5, y 0 to 5; the rover keeps running.",
     "Search x 0 to 5, y 0 to 5; cancel the rover.",
     "Search x 0 to 5, y 0 to 5; the rover is not wanted.",
     "Search x 0 to 5, y 0 to 5; the rover isn't necessary.",
@@ -2073,6 +2078,9 @@ ABORT_LAND_FIRST = plan("abort", ("iris", "land", {}), ("tb3", "stop", {}))
     ("Land the drone before you stop the rover.", "land the drone before you stop"),
     ("Stop the rover after landing the drone.", "stop the rover after landing"),
     ("Before stopping the rover, land the drone.", "stopping the rover, land"),
+    # the actions of a clause said to be in order
+    ("Land the drone and stop the rover, in that order.", "land the drone and stop"),
+    ("Land the drone, stop the rover, one after the other.", "land the drone, stop"),
 ])
 def test_actions_asked_one_after_the_other_are_done_in_that_order(sar: Crew, request_: str,
                                                                   said: str) -> None:

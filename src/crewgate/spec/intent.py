@@ -17,6 +17,7 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from crewgate.codes import Code, Findings, Problem
@@ -1363,11 +1364,16 @@ class Intent(IntentChecks, Rule):
         followed = [i for i in reading.where(_BY) if i and reading.words[i - 1] == "followed"]
         if followed:
             around = sorted([*around, *followed])
-        if not (then_at or around) or len(actions) + len(gerunds) < 2:
+        in_order = reading.find(IN_ORDER)
+        if not (then_at or around or in_order) or len(actions) + len(gerunds) < 2:
             return []
         ordered = sorted(actions, key=lambda m: m.start)
         starts = [m.start for m in ordered]
-        pairs = []
+        pairs: list[tuple[Mention, Mention]] = []
+        for at, _ in in_order:  # "stop the rover and land the drone, in that order"
+            listed = [m for m in ordered[:bisect_left(starts, at)]
+                      if reading.clause_of[m.start] == reading.clause_of[at]]
+            pairs += pairwise(listed)
         for t in then_at:
             k = bisect_left(starts, t)
             if 0 < k < len(ordered):
@@ -1620,6 +1626,10 @@ def _same(value: object, stated: tuple[float, ...]) -> bool:
 NEAR_ACTIONS = 16  # actions on each side of a quantity that it may be for, at most
 # words that say the action after them comes after the one before ("..., then ...")
 THEN = frozenset({"then", "afterwards", "afterward", "subsequently", "thereafter"})
+# after the actions of a clause: each comes before the next ("stop the rover and land the drone,
+# in that order"; not "in order to")
+IN_ORDER = (("in", "that", "order"), ("in", "this", "order"), ("in", "the", "order", "given"),
+            ("in", "the", "order", "i", "said"), ("one", "after", "the", "other"))
 BEFORE_AFTER = frozenset({"before", "after"})  # ... and the action right after them
 _BY = frozenset({"by"})  # after "followed": as "before" ("land, followed by stopping ...")
 MARKER_REACH = 3  # words from "before"/"after" to its action, at most ("before you stop")

@@ -212,7 +212,8 @@ _NOT_NOW = frozenset({"today", "now", "yet", "needed", "required"})
 # skip."; "park the rover, leave it" is no dismissal of the rover)
 _DISMISSALS = frozenset({("leave", "it"), ("forget", "it"), ("skip", "it"), ("skip",),
                          ("pass",), ("forget", "about", "it"), ("off",), ("hold",),
-                         ("later",), ("maybe", "later"), ("not", "yet"), ("not", "now")})
+                         ("later",), ("maybe", "later"), ("not", "yet"), ("not", "now"),
+                         ("let", "it", "be"), ("leave", "it", "be"), ("leave", "it", "alone")})
 _LONGEST_DISMISSAL = max(map(len, _DISMISSALS))
 # "give the rover a rest"
 _RESTING = frozenset({("a", "rest"), ("a", "break"), ("the", "day"), ("a", "breather")})
@@ -302,8 +303,10 @@ STAYS: tuple[tuple[str, ...], ...] = tuple(dict.fromkeys((
     # what it does now goes on: no step changes it ("the rover keeps going", "let the rover
     # carry on", "the rover can continue")
     ("keeps", "going"), ("keep", "going"), ("carries", "on"), ("carry", "on"),
+    *((keep, w) for keep in ("keep", "keeps") for w in ("running", "moving", "driving")),
     ("continues", "as", "it", "is"), ("continue", "as", "it", "is"),
-    *((cue,) for cue in sorted({"continue", "continues", "be"})),  # ... ending the clause
+    # ... ending the clause ("let the rover be.", "let the rover finish.")
+    *((cue,) for cue in sorted({"continue", "continues", "be", "finish", "finishes"})),
     *((be, "staying") for be in ("is", "are", "s", "re")),  # "the rover is staying put"
     *((be, "remaining") for be in ("is", "are", "s", "re")),
     *((be, *state) for be in ("is", "are") for state in _UNABLE),
@@ -313,7 +316,7 @@ STAYS: tuple[tuple[str, ...], ...] = tuple(dict.fromkeys((
 )))
 # stay cues only where they end their clause ("let the rover be.", "the rover continues.";
 # not "the rover will be at x 2, y 3", "the drone continues searching")
-_FINAL_STAYS = frozenset({("continue",), ("continues",), ("be",)})
+_FINAL_STAYS = frozenset({("continue",), ("continues",), ("be",), ("finish",), ("finishes",)})
 # before what drops it, a subject begins after these ("the search where the rover is not
 # needed": the rover), after a comma or a word that joins, or where its clause does
 RELATIVES = frozenset({"where", "which", "that", "who", "whom", "whose", "when", "while", "if",
@@ -354,7 +357,7 @@ _KEEP_THING = frozenset({"keep"})
 _THING_KEPT = frozenset({"here", "where", "put", "behind", "still", "there"})
 KEPT = frozenset({"ground", "grounded", "parked", "docked", "here", "home", "out", "behind",
                   "alone", "idle", "put", "back", "where", "off", "be", "still", "stationary",
-                  "base"})
+                  "base", "running", "going"})
 _LEADING = frozenset({"just", "please", "then", "instead", "now", "simply"})  # before a verb
 _STAY_PUT = KEPT - {"out", "off"}  # after "stay": where it stays ("stay put"), not "stay out of"
 _WAIT_PLACES = frozenset({"here", "there", "behind"})  # after "wait": where it waits
