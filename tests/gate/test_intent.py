@@ -1388,6 +1388,9 @@ def test_an_unasked_dispatch_after_a_look_around(sar: Crew) -> None:
     ("g1_go2", "Carry the bottle to table_b.", carry("bottle", "table_b")),
     # a negated detail ends at its comma: table_b is still the destination
     ("g1_go2", "Carry the bottle, not the cube, to table_b.", carry("bottle", "table_b")),
+    # a verb's noun after a possessive asks no action ("hands" asked the hand-over)
+    ("g1_go2", "Say hello and keep your hands empty.", plan("manipulation_only",
+                                                            ("g1", "wave", {}))),
 ])
 def test_controls_are_accepted(crew: str, request_: str, p: dict[str, Any],
                                request: pytest.FixtureRequest) -> None:

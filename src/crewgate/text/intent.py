@@ -246,6 +246,14 @@ _NOT_ONLY = frozenset({"only", "just", "merely", "simply"})  # after a negation:
 _PREVENTING = frozenset({"prevent", "prevents", "keep", "keeps", "stop", "stops"})
 _PREVENTED_REACH = 5
 ARTICLES = frozenset({"the", "a", "an", "our", "my", "your", "that", "this"})
+# no verb follows these: a word after them that is a verb and a noun too is the noun ("keep
+# your hands empty", "wait for my go", "its place"; "read me her coordinates" still asks)
+POSSESSIVES = frozenset({"my", "your", "its", "his", "her", "our", "their"})
+HOMOGRAPHS = frozenset({
+    "go", "hand", "hands", "place", "places", "wave", "waves", "stop", "stops", "land", "lands",
+    "search", "drive", "walk", "walks", "move", "moves", "head", "heads", "hold", "holds",
+    "pick", "lift", "pass", "scan", "sweep", "find", "launch", "take", "load", "loads", "put",
+    "survey", "greeting", "return", "run", "runs", "turn", "turns", "release", "drop", "grip"})
 # what drops the subject before it, in its clause ("searching x 0 to 5, y 0 to 5 is not
 # needed", "the search is cancelled", "going to the charger is not allowed"): a negation's scope
 # that covers the subject (Reading.scopes); right after a robot or a thing, a stay cue too
@@ -1031,10 +1039,13 @@ class Reading:
         if not mentions:
             return []
         taken = {i for m in things for i in range(m.start, m.end)}  # the things' words
+        words = self.words
         found = [m for m in mentions
                  if taken.isdisjoint(range(m.start, m.end))
-                 and not (m.start > 1 and self.words[m.start - 1] in DETERMINERS
-                          and self.words[m.start - 2] in PLACE_PREPOSITIONS)]
+                 and not (m.start > 1 and words[m.start - 1] in DETERMINERS
+                          and words[m.start - 2] in PLACE_PREPOSITIONS)
+                 and not (m.start and words[m.start - 1] in POSSESSIVES
+                          and words[m.start] in HOMOGRAPHS)]  # "your hands", "my go"
         out = []
         for k, m in enumerate(found):
             if m.end - m.start == 1 and self.words[m.start] in LIGHT_VERBS:
