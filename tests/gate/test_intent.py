@@ -2049,6 +2049,19 @@ def test_a_robot_corrected_to_another_is_ruled_out(sar: Crew, request_: str, sai
         (0, "excluded_robot", f"the request rules out tb3: {said!r}")]
 
 
+def test_a_bare_no_ending_the_request_takes_it_back_but_one_said_of_a_robot_rules_it_out(
+        sar: Crew) -> None:
+    """A "no" or a "not!" set off at the end takes all back (each drove); "the rover, no"
+    is said of the rover (the search and landing stand)."""
+    for request_ in ("Drive the rover to x 2, y 3, no.",
+                     "Drive the rover to x 2, y 3 \u2014 NOT!",
+                     "Drive the rover to x 2, y 3 (not!).",
+                     "Drive the rover to x 2, y 3 \u2014 or not."):
+        assert codes(check(sar, request_, GO_23)) == [(None, "retracted_request")], request_
+    assert codes(check(sar, "Search x 0 to 5, y 0 to 5 and land; the rover, no.",
+                       plan("search_only", *SEARCH, LAND))) == []
+
+
 @pytest.mark.parametrize("request_", [
     "Send the rover to x 2, y 3. Oops, wrong robot.",
     "Send the rover to x 2, y 3. Not that one.",

@@ -207,6 +207,7 @@ _CALLING_OFF: tuple[tuple[str, ...], ...] = (
 _BARE_NO_WORDS = 4  # a bare no ("Of course not.") is a sentence of at most these many words
 # a bare refusal said of a robot right before it ("Rover: no.", "the rover? Not today.")
 _BARE_NO = frozenset({"no", "nope", "nah", "not"})
+_SET_OFF_NO = frozenset(",(-\u2013\u2014")  # before a bare no that ends the request
 _NOT_NOW = frozenset({"today", "now", "yet", "needed", "required"})
 # ... and a bare dismissal set off by more than a comma ("and the rover? Leave it.", "Rover:
 # skip."; "park the rover, leave it" is no dismissal of the rover)
@@ -823,6 +824,9 @@ class Reading:
         found = [(start, end) for start, end in self.find(TAKING_BACK)
                  if not self._minds(start, end) and not self.else_follows(end)]
         bare = self._bare() + self._correcting + self._no_after + self._called_off()
+        trailing = self._trailing_no()
+        if trailing is not None and not any(end >= trailing[0] - 1 for _, end in found + bare):
+            bare.append(trailing)  # (unless a cue right before says it: "on reflection, no")
         return sorted(found + bare) if bare else found
 
     def _called_off(self) -> list[tuple[int, int]]:
@@ -869,6 +873,23 @@ class Reading:
                         and answers_no(words[start:end]):
                     out.add((start, end))
         return sorted(out)
+
+    def _trailing_no(self) -> tuple[int, int] | None:
+        """A bare no that ends the request, set off by a comma, a dash or a bracket ("... to x
+        2, y 3, no.", "... \u2014 NOT!", "... (not!)", "... \u2014 or not."): it takes back
+        what came before."""
+        words, seps, n = self.words, self.seps, len(self.words)
+        if n < 2 or words[-1] not in _BARE_NO:
+            return None
+        k = n - 2 if n > 2 and words[-2] == "or" else n - 1
+        if _SET_OFF_NO.isdisjoint(seps[k - 1]):
+            return None
+        # a "no" after a thing or a robot is said of it ("the rover, no": Reading._said_no); a
+        # "not" set off by a dash or a bracket, or "or not", takes all back
+        if k == n - 1 and not (words[k - 1][0].isdigit()
+                               or (words[k] == "not" and "," not in seps[k - 1])):
+            return None
+        return k, n
 
     @_once
     def corrections(self) -> frozenset[int]:
