@@ -1364,8 +1364,10 @@ class Intent(IntentChecks, Rule):
         followed = [i for i in reading.where(_BY) if i and reading.words[i - 1] == "followed"]
         if followed:
             around = sorted([*around, *followed])
+        if len(actions) + len(gerunds) < 2:
+            return []
         in_order = reading.find(IN_ORDER)
-        if not (then_at or around or in_order) or len(actions) + len(gerunds) < 2:
+        if not (then_at or around or in_order):
             return []
         ordered = sorted(actions, key=lambda m: m.start)
         starts = [m.start for m in ordered]

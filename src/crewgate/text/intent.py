@@ -242,6 +242,7 @@ EXCLUSIVE_AFTER = frozenset({"only", "alone", "exclusively", "solely", "unaided"
 _ON_ITS_OWN = frozenset({("on", w, "own") for w in ("its", "your", "their", "his", "her")} | {
     (*all_, "by", w) for all_ in ((), ("all",))
     for w in ("itself", "yourself", "themselves", "himself", "herself")})
+_ON_ITS_OWN_SIZES = sorted({len(p) for p in _ON_ITS_OWN})
 _NOT_ONLY = frozenset({"only", "just", "merely", "simply"})  # after a negation: no negation
 # "prevent the rover from reaching x 2, y 3": what follows "from" (a few words on) is ruled out
 _PREVENTING = frozenset({"prevent", "prevents", "keep", "keeps", "stop", "stops"})
@@ -293,6 +294,9 @@ _UNABLE = (("broken",), ("busy",), ("unavailable",), ("offline",), ("disabled",)
            ("closed",), ("blocked",), ("occupied",), ("in", "use"), ("out", "of", "bounds"),
            ("being", "serviced"), ("under", "maintenance"))
 _UNREADY = ("available", "working", "involved", "operational", "part", "ready")
+# stay cues only where they end their clause ("let the rover be.", "the rover continues.";
+# not "the rover will be at x 2, y 3", "the drone continues searching")
+_FINAL_STAYS = frozenset({("continue",), ("continues",), ("be",), ("finish",), ("finishes",)})
 # a robot or thing mention followed by these is ruled out ("the rover stays", "the dog is not
 # needed", "the charger is closed")
 STAYS: tuple[tuple[str, ...], ...] = tuple(dict.fromkeys((
@@ -314,8 +318,7 @@ STAYS: tuple[tuple[str, ...], ...] = tuple(dict.fromkeys((
     ("keeps", "going"), ("keep", "going"), ("carries", "on"), ("carry", "on"),
     *((keep, w) for keep in ("keep", "keeps") for w in ("running", "moving", "driving")),
     ("continues", "as", "it", "is"), ("continue", "as", "it", "is"),
-    # ... ending the clause ("let the rover be.", "let the rover finish.")
-    *((cue,) for cue in sorted({"continue", "continues", "be", "finish", "finishes"})),
+    *sorted(_FINAL_STAYS),  # ... ending the clause ("let the rover be.", "... finish.")
     *((be, "staying") for be in ("is", "are", "s", "re")),  # "the rover is staying put"
     *((be, "remaining") for be in ("is", "are", "s", "re")),
     *((be, *state) for be in ("is", "are") for state in _UNABLE),
@@ -323,9 +326,6 @@ STAYS: tuple[tuple[str, ...], ...] = tuple(dict.fromkeys((
     *((be, "t", state) for be in ("isn", "aren") for state in _UNREADY),
     *DROPS,
 )))
-# stay cues only where they end their clause ("let the rover be.", "the rover continues.";
-# not "the rover will be at x 2, y 3", "the drone continues searching")
-_FINAL_STAYS = frozenset({("continue",), ("continues",), ("be",), ("finish",), ("finishes",)})
 # before what drops it, a subject begins after these ("the search where the rover is not
 # needed": the rover), after a comma or a word that joins, or where its clause does
 RELATIVES = frozenset({"where", "which", "that", "who", "whom", "whose", "when", "while", "if",
@@ -1261,7 +1261,7 @@ class Reading:
         words = self.words
         if end < len(words) and words[end] in EXCLUSIVE_AFTER:
             return True
-        if robot and any(words[end:end + k] in _ON_ITS_OWN for k in (2, 3, 4)):
+        if robot and any(words[end:end + k] in _ON_ITS_OWN for k in _ON_ITS_OWN_SIZES):
             return True
         window = words[max(0, start - 3):start]
         if window[-2:] == ("nothing", "but"):

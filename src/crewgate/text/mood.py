@@ -105,6 +105,7 @@ PAST: tuple[tuple[str, ...], ...] = (
 # what the operator gives for it to be done ("wait for my confirmation", "after my go")
 _CONSENTS = ("go", "signal", "command", "order", "word", "confirmation", "approval",
              "permission")
+_CONSENTS_GIVEN = (*_CONSENTS, "ok", "okay")  # ... and what it is given as ("get my ok")
 # before what the operator says ("when I say so", "once I confirm", "after I give the word")
 _UNTIL = ("when", "until", "till", "if", "once", "after")
 _DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
@@ -131,7 +132,7 @@ LATER: tuple[tuple[str, ...], ...] = (
     *(("on", "my", w) for w in ("mark", "signal", "command", "go", "order", "word")),
     *((wait, *for_, "my", w) for wait, for_ in (
         ("wait", ("for",)), ("waits", ("for",)), ("waiting", ("for",)), ("await", ()),
-        ("awaits", ()), ("awaiting", ())) for w in (*_CONSENTS, "ok", "okay")),
+        ("awaits", ()), ("awaiting", ())) for w in _CONSENTS_GIVEN),
     *(("after", "my", w) for w in _CONSENTS),
     *((w, "i", "say", s) for w in _UNTIL for s in ("so", "go")),
     *((w, "i", v) for w in _UNTIL for v in ("confirm", "approve", "agree", "check", "verify",
@@ -144,8 +145,8 @@ LATER: tuple[tuple[str, ...], ...] = (
     # "get my permission before ...", "once you have my go-ahead, ..."; "Before you drive
     # ..., ask me.": _ask_me)
     ("check", "with", "me"), ("ask", "me", "first"), ("ask", "me", "before"),
-    *((get, "my", w) for get in ("get", "need", "needs") for w in (*_CONSENTS, "ok", "okay")),
-    *(("ask", "for", "my", w) for w in (*_CONSENTS, "ok", "okay")),
+    *((get, "my", w) for get in ("get", "need", "needs") for w in _CONSENTS_GIVEN),
+    *(("ask", "for", "my", w) for w in _CONSENTS_GIVEN),
     *((w, "you", have, "my", c) for w in _UNTIL
       for have in ("have", "get", "got", "receive", "hear", "see") for c in _CONSENTS),
     # made ready for, not done ("prepare to drive the rover ...", "stand by to land")
