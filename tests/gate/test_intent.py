@@ -2279,6 +2279,69 @@ def test_a_place_gone_part_of_the_way_to_is_not_gone_to(g1_go2: Crew, request_: 
         (0, "negated_step", f"the request rules out go2.navigate_to_location here: {said!r}")]
 
 
+@pytest.mark.parametrize(("request_", "said"), [
+    ("Walk the dog next to room_b.", "next to room_b"),
+    ("Walk the dog to the room beside room_b.", "beside room_b"),
+    ("Walk the dog to the spot next to room_b.", "next to room_b"),
+    ("Walk the dog in front of room_b.", "in front of room_b"),
+    ("Walk the dog behind room_b.", "behind room_b"),
+    ("Walk the dog past room_b.", "past room_b"),
+    ("Walk the dog beyond room_b.", "beyond room_b"),
+    ("Walk the dog across from room_b.", "across from room_b"),
+    ("Walk the dog opposite room_b.", "opposite room_b"),
+    ("Walk the dog adjacent to room_b.", "adjacent to room_b"),
+    ("Walk the dog to the left of room_b.", "left of room_b"),
+    ("Walk the dog to the neighbour of room_b.", "neighbour of room_b"),
+    ("Walk the dog to room_b's neighbour.", "room_b's neighbour"),
+    ("Walk the dog out of room_b.", "out of room_b"),
+])
+def test_a_place_said_as_where_another_is_is_not_gone_to(g1_go2: Crew, request_: str,
+                                                         said: str) -> None:
+    """Each walked the dog to room_b itself, not where the request says."""
+    assert found(check(g1_go2, request_, walk("room_b"))) == [
+        (0, "negated_step", f"the request rules out go2.navigate_to_location here: {said!r}")]
+
+
+@pytest.mark.parametrize("request_", [
+    "Walk the dog past the charger to room_b.",  # the cue's reach ends at where to go
+    "Walk the dog to room_b, next to the charger.",
+    "Walk the dog to room_b next to room_a.",
+    "Walk the dog out of the charger and into room_b.",
+    "Walk the dog close to room_b.",  # going there is going near it
+    "Walk the dog towards room_b.",
+    "Walk the dog to room_b's door.",
+    "I'm in front of the humanoid; walk the dog to room_b.",  # a robot there: not ruled out
+])
+def test_a_place_said_beside_the_one_gone_to_leaves_it_asked(g1_go2: Crew,
+                                                             request_: str) -> None:
+    assert found(check(g1_go2, request_, walk("room_b"))) == []
+
+
+def test_a_thing_said_as_where_the_one_asked_is_is_not_taken(g1_go2: Crew) -> None:
+    """The cube beside the bottle is asked for, not the bottle."""
+    request_ = "Hand me the cube next to the bottle."
+    assert found(check(g1_go2, request_, hand("red_cube"))) == []
+    assert found(check(g1_go2, request_, hand("bottle"))) == [
+        (None, "dropped_request", "the request names 'cube' (red_cube); no step carries it"),
+        (0, "negated_step", "the request rules out g1.grab_from_table here: 'next to the "
+         "bottle'")]
+
+
+@pytest.mark.parametrize(("request_", "goal", "problems"), [
+    ("Drive the rover past x 2, y 3 to x 5, y 5.", [5.0, 5.0], []),
+    ("Drive the rover past x 2, y 3 to x 5, y 5.", [2.0, 3.0],
+     [(0, "negated_step", "the request rules out tb3.navigate_to here: 'past x 2, y 3'")]),
+    ("Drive the rover to a point beyond (2, 3).", [2.0, 3.0],
+     [(0, "negated_step", "the request rules out tb3.navigate_to here: 'beyond (2, 3)'")]),
+    ("Drive the rover behind the drone to x 2, y 3.", [2.0, 3.0], []),
+])
+def test_a_point_said_as_where_another_is_is_not_gone_to(
+        sar: Crew, request_: str, goal: list[float],
+        problems: list[tuple[int | None, str, str]]) -> None:
+    p = plan("dispatch_only", ("tb3", "navigate_to", {"goal": goal}))
+    assert found(check(sar, request_, p)) == problems
+
+
 @pytest.mark.parametrize("request_", [
     "The drone is ready; send it to x 2, y 3.",
     "Wake the drone up. Then move it to x 2, y 3.",

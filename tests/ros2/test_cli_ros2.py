@@ -163,6 +163,8 @@ def test_estop_refuses_a_wait_that_is_not_seconds_up_to_a_minute(wait: str, tmp_
                                  "holders"), str(run)
 
 
+@pytest.mark.slow  # a late robot's e-stop held by others: waits of seconds (the basic case,
+# a node started after the e-stop, runs in `make test`: tests/ros2/test_node.py)
 def test_a_robot_started_after_the_estop_command_left_hears_it_from_a_robot_holding_it(
         ros: Ros, tmp_path: Path) -> None:
     """`crewgate estop` exits once published: its latched value goes with it. Every node (and

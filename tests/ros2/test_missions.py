@@ -210,6 +210,8 @@ def test_nodes_and_orchestrator_meet_on_the_topics_the_crew_names(ros: Ros,
         adapter.close()
 
 
+@pytest.mark.slow  # a late robot's e-stop held by others: waits of seconds (the basic case,
+# a node started after the e-stop, runs in `make test`: tests/ros2/test_node.py)
 def test_an_orchestrator_holding_the_estop_stops_a_robot_started_after_its_writer_left(
         ros: Ros, tmp_path: Path) -> None:
     """The orchestrator republishes the e-stop it holds, as the robots do: a robot started after

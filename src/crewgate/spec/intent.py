@@ -885,7 +885,9 @@ class Intent(IntentChecks, Rule):
             "states (\"below 4 metres\", \"at least 5 m\", \"between 3 and 5 m\") holds for "
             "every value of that unit of the robot it is said of, defaults included. No "
             "step goes over a zone the request leaves out or keeps away from (\"search x 0 to "
-            "10, y 0 to 10 except x 0 to 2\": search x 2 to 10, y 0 to 10).",
+            "10, y 0 to 10 except x 0 to 2\": search x 2 to 10, y 0 to 10). A place said as "
+            "where another is (\"next to room_b\", \"beyond (2, 3)\", \"halfway to ...\") "
+            "is not where to go.",
             "- Add no step the request does not ask for, beyond what the workflow requires. "
             "Do what it asks in the order it says (\"land the drone, then stop the rover\").",
             "- If the request takes back what it asked (\"never mind\", \"cancel that\", \"don't "
@@ -949,7 +951,7 @@ class Intent(IntentChecks, Rule):
                 continue
             agents.append(m)
             negated = m.negated
-            if negated is not None and reading.negating(m.start) is not None:
+            if negated is not None and reading.negating(m.start, True) is not None:
                 negated_robots.append(m)
                 continue
             if negated is not None and keeping and not keeping.isdisjoint(
@@ -1046,7 +1048,8 @@ class Intent(IntentChecks, Rule):
                 brief.actions.append(m._replace(referents=kept_refs))
         for found, kept in ((places, brief.places), (objects, brief.objects)):
             for m in found:
-                if m.negated is None and m.start in kept_out:
+                if m.start in kept_out:  # (its saying names the robot kept out, where the
+                    # place's own cue, "out of", does not)
                     m = m._replace(negated=kept_out[m.start])
                 if m.negated is not None:
                     brief.negated.append(m)
@@ -1258,11 +1261,11 @@ class Intent(IntentChecks, Rule):
         out, not sending); one negated "else" rules out what the request does not state, as
         request containment does ("drive to x 2, y 3 and do not go anywhere else")."""
         things = _by_scope(reading, brief.negated)  # a scope's cue -> the things it negates
-        whom = _by_scope(reading, robots)  # ... -> the robots it negates
+        whom = _by_scope(reading, robots, True)  # ... -> the robots it negates
         words, seps = reading.words, reading.seps
         for mentions, is_robot in ((actions, False), (robots, True)):
             for m in mentions:
-                scope = reading.negating(m.start)
+                scope = reading.negating(m.start, is_robot)
                 if scope is None:
                     named: frozenset[str] = frozenset()
                     values: tuple[tuple[float, ...], ...] = ()
@@ -1296,7 +1299,7 @@ class Intent(IntentChecks, Rule):
         words, seps = reading.words, reading.seps
         valued: dict[int, tuple[tuple[float, ...], ...]] = {}
         for scope in reading.scopes:
-            end = reading.through_values(scope.end)
+            end = reading.through_values(scope)
             if not any(w[0].isdigit() for w in words[scope.start:end]):
                 continue
             text = reading.span_text(scope.start, end)
@@ -1531,11 +1534,13 @@ def _anything_else(reading: Reading, scope: Scope) -> bool:
                for i in range(scope.start, min(scope.end, len(words))))
 
 
-def _by_scope(reading: Reading, mentions: Iterable[Mention]) -> dict[int, list[Mention]]:
-    """The mentions a negation's scope covers, by where the scope's cue begins."""
+def _by_scope(reading: Reading, mentions: Iterable[Mention],
+              robots: bool = False) -> dict[int, list[Mention]]:
+    """The mentions a negation's scope covers, by where the scope's cue begins (``robots``: of
+    the robots' table, see :meth:`Reading.negating`)."""
     found: dict[int, list[Mention]] = {}
     for m in mentions:
-        scope = reading.negating(m.start)
+        scope = reading.negating(m.start, robots)
         if scope is not None:
             found.setdefault(scope.at, []).append(m)
     return found

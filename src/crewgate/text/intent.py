@@ -21,6 +21,7 @@ from operator import attrgetter, contains, eq, itemgetter, sub
 from typing import Any, Generic, NamedTuple, TypeVar, overload
 
 from crewgate.text.mood import NO, Idle, answers_no, idle_parts
+from crewgate.text.phrases import PRONOUNS
 from crewgate.text.spelled import FIRST as SPELLED_FIRST
 from crewgate.text.spelled import and_a_half, with_unit
 from crewgate.text.units import METRES, TIMES, UNITS, in_unit, per
@@ -39,6 +40,17 @@ CONTRAST = frozenset({"but", "instead", "however", "though", "although", "rather
 WINDOW = 10  # words a negation reaches, at most
 # a request of more words has every word's positions listed at once (Reading._at)
 SCAN_WORDS = 64
+# where something is said to be from a place or thing (_NARROW_CUES); not "near", "by",
+# "close to", "towards", "around": going there is going near it
+_BESIDE = (("next", "to"), ("next", "door", "to"), ("beside",),
+           ("adjacent", "to"), ("in", "front", "of"), ("behind",), ("beyond",), ("past",),
+           ("across", "from"), ("opposite",), ("opposite", "of"), ("left", "of"),
+           ("right", "of"), ("neighbour", "of"), ("neighbor", "of"), ("out", "of"))
+BESIDE = frozenset(_BESIDE)
+# ... and after it ("room_b's neighbour")
+_NEIGHBOURS = frozenset({("s", w) for w in ("neighbour", "neighbor", "neighbours", "neighbors")})
+# ... whose scope ends before where to go ("walk the dog past the charger to room_b")
+ONWARD = frozenset({"to", "into", "onto", "towards", "toward", "then"})
 # cues that negate one thing, not what follows it ("skip the search and send the rover": the
 # rover is asked): their scope also ends at a word that joins (CLAUSE_JOINS)
 _NARROW_CUES = (("skip",), ("skipping",), ("instead", "of"), ("rather", "than"),
@@ -65,7 +77,11 @@ _NARROW_CUES = (("skip",), ("skipping",), ("instead", "of"), ("rather", "than"),
                 *((*part, to) for part in (("halfway",), ("half", "way"), ("partway",),
                                            ("part", "way"), ("part", "of", "the", "way"),
                                            ("most", "of", "the", "way"))
-                  for to in ("to", "towards", "toward")))
+                  for to in ("to", "towards", "toward")),
+                # a place said as where another is ("walk the dog next to room_b", "the room
+                # beside room_b", "walk past the charger", "hand me the cube beside the
+                # bottle"): it is not where to go, nor what to take
+                *_BESIDE)
 NEGATIONS: tuple[tuple[str, ...], ...] = (
     ("do", "not"), ("don", "t"), ("dont",), ("does", "not"), ("doesn", "t"), ("must", "not"),
     ("mustn", "t"), ("should", "not"), ("shouldn", "t"), ("never",), ("not",), ("no",),
@@ -447,6 +463,10 @@ class Scope:
     opens: bool  # the cue opens its clause (a prohibition, not a narrative "who never ...")
     said_to: int = 0  # what rules out a mention is said up to its end, or to here if further
     # (a subject, then what drops it: "searching x 0 to 5 is not needed")
+    # the cue says where something is from what follows it (BESIDE: "next to room_b"): the
+    # place or thing is not where to go nor what to take; a robot there is not ruled out ("I'm
+    # in front of the humanoid, ...")
+    where: bool = False
 
 
 # A table's phrases by their first word, for the last tables read (a crew's tables live as long
@@ -575,14 +595,17 @@ class Reading:
         """Where each phrase occurs as whole words, (start, end), in order."""
         return sorted({(i, i + len(phrase)) for i, phrase in self._starts(_by_first(phrases))})
 
-    def through_values(self, end: int) -> int:
-        """Past the values that continue at word ``end`` (numbers, axis labels, units: a
+    def through_values(self, scope: Scope) -> int:
+        """Past the values that continue at the scope's end (numbers, axis labels, units: a
         negation's scope can stop at the comma inside "not x 2, y 3"), in its clause, a few
-        words at most."""
+        words at most; not past where to go after a cue of where ("past x 2, y 3 to x 5, y
+        5": ``ONWARD``)."""
+        end = scope.end
         words, clause = self.words, self.clause_of[end - 1] if end else 0
         stop = min(len(words), end + VALUE_REACH)
         while end < stop and self.clause_of[end] == clause and (
-                words[end][0].isdigit() or words[end] in VALUE_WORDS):
+                words[end][0].isdigit() or words[end] in VALUE_WORDS) and not (
+                scope.where and words[end] in ONWARD):
             end += 1
         return end
 
@@ -656,6 +679,9 @@ class Reading:
             cue = self.words[start:end]
             opens = cue in PROHIBITIONS and self._opens(start)
             narrow = cue in NARROW
+            where = cue in BESIDE
+            if where and end < len(words) and words[end] in PRONOUNS:
+                continue  # "give the person beside you the bottle": where someone is
             stop = end
             # a prohibition reaches over a list ("don't send the dog, the rover or ..."); a
             # negated detail ends at its comma ("the bottle, not the cube, to table_b")
@@ -666,10 +692,12 @@ class Reading:
                             and (self.words[stop] in CLAUSE_JOINS or not opens
                                  or self._turns_to(end, stop)))
                    and not (narrow and self.words[stop] in CLAUSE_JOINS
-                            and not self._value_goes_on(stop - 1, stop + 1))):
+                            and not self._value_goes_on(stop - 1, stop + 1))
+                   and not (where and self.words[stop] in ONWARD)):
                 stop += 1
             at, first = (start - 1, start - 1) if verb else (start, end)  # (from the verb)
-            out.append(Scope(self.said(at, end), at, first, stop, opens, end if verb else 0))
+            out.append(Scope(self.said(at, end), at, first, stop, opens, end if verb else 0,
+                             where))
         dropped = [scope for at, end in self.find(DROPS)
                    if (scope := self._dropped(at, end)) is not None]
         dropped += self._prevented()
@@ -1024,7 +1052,7 @@ class Reading:
             if start < taken_until:
                 continue  # inside a longer mention
             taken_until = end
-            negated = self._negation(start, end)
+            negated = self._negation(start, end, stays)  # (stays: the robots' table)
             if negated is None and start and self.words[start - 1] == "non":
                 negated = self.said(start - 1, end)  # "the non-red block": not the red block
             if negated is None and (stays or left):
@@ -1106,18 +1134,19 @@ class Reading:
         return next((s for s in self._cues_from(word - _LONGEST_NEGATION + 1, word)
                      if word < s.start), None)
 
-    def negating(self, start: int) -> Scope | None:
-        """The first scope (in the scopes' order) that covers the word. A scope reaches at most
-        ``WINDOW`` words past its cue: only the scopes whose cue begins that near before the
-        word are looked at."""
+    def negating(self, start: int, robot: bool = False) -> Scope | None:
+        """The first scope (in the scopes' order) that covers the word (``robot``: a robot's
+        name, which a cue of where rules out nothing of: :attr:`Scope.where`). A scope reaches
+        at most ``WINDOW`` words past its cue: only the scopes whose cue begins that near
+        before the word are looked at."""
         return next((s for s in self._cues_from(start - WINDOW - _LONGEST_NEGATION, start)
-                     if s.start <= start < s.end), None)
+                     if s.start <= start < s.end and not (robot and s.where)), None)
 
-    def _negation(self, start: int, end: int) -> str | None:
+    def _negation(self, start: int, end: int, robot: bool = False) -> str | None:
         """What negates the mention [start, end): its scope's cue said up to it."""
         if not self.scopes:
             return None
-        scope = self.negating(start)
+        scope = self.negating(start, robot)
         return None if scope is None else self.said(scope.at, max(end, scope.said_to))
 
     def _stays(self, start: int, end: int, robot: bool = True) -> str | None:
@@ -1133,6 +1162,8 @@ class Reading:
                 end - 1]:
             end += 1  # "as for the rover, it stays": what is said of it again
         if end < len(words):
+            if not robot and words[end:end + 2] in _NEIGHBOURS and self.seps[end - 1] == "'":
+                return self.said(start, end + 2)  # "room_b's neighbour": not room_b (BESIDE)
             for cue_end in self._stay_cues_at(end):
                 if self._stays_here(start, cue_end):
                     return self.said(start, cue_end)
