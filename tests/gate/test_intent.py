@@ -2327,6 +2327,23 @@ def test_a_thing_said_as_where_the_one_asked_is_is_not_taken(g1_go2: Crew) -> No
          "bottle'")]
 
 
+@pytest.mark.parametrize(("request_", "said"), [
+    ("Hand the bottle to the dog.", "hand the bottle to the dog"),
+    ("Give the water bottle to the robot dog, please.", "give the water bottle to the robot dog"),
+    ("Bring the bottle to the quadruped.", "bring the bottle to the quadruped"),
+])
+def test_a_thing_given_to_a_robot_is_not_handed_to_a_person(g1_go2: Crew, request_: str,
+                                                           said: str) -> None:
+    """The humanoid's hand-over gives to the person at the table: it was accepted for a thing
+    the request gives to the dog. Only a step whose effects reach the dog gives it anything
+    (the load onto its bin), and no workflow of the crew loads it without a walk."""
+    assert found(check(g1_go2, request_, hand("bottle"))) == [
+        (None, "dropped_request", f"the request gives something to go2 ({said!r}); no step "
+         "gives go2 anything")]
+    assert found(check(g1_go2, request_.replace("the dog", "me").replace(
+        "the robot dog", "me").replace("the quadruped", "me"), hand("bottle"))) == []
+
+
 @pytest.mark.parametrize(("request_", "goal", "problems"), [
     ("Drive the rover past x 2, y 3 to x 5, y 5.", [5.0, 5.0], []),
     ("Drive the rover past x 2, y 3 to x 5, y 5.", [2.0, 3.0],

@@ -113,6 +113,9 @@ class Brief:
     misgiven: list[tuple[Mention, Mention]] = field(default_factory=list)
     # things named as alternatives ("the cube or the bottle"): either one is asked
     alternatives: list[frozenset[str]] = field(default_factory=list)
+    # robots a thing is given to ("hand the bottle to the dog"), with the saying: a step
+    # must give them something (its effects write their state), not hand it to a person
+    recipients: list[tuple[frozenset[str], str]] = field(default_factory=list)
     only_actions: set[str] = field(default_factory=set)  # "just wave"
     negated: list[Mention] = field(default_factory=list)  # skills, places, objects ruled out
     places: list[Mention] = field(default_factory=list)  # destinations stated
@@ -398,6 +401,10 @@ class IntentChecks:
             if not self._unsaid(steps, "object"):  # else: the defaulting step's fault
                 f.add(Code.DROPPED_REQUEST, f"the request names {m.phrase!r} "
                       f"({_names(m.referents)}); no step carries it")
+        for robots, said in brief.recipients:
+            if not any(robots & self._gives_to[s.ref] for s in steps if s.ref in self._gives_to):
+                f.add(Code.DROPPED_REQUEST, f"the request gives something to "
+                      f"{_names(robots)} ({said!r}); no step gives {_names(robots)} anything")
         owed = {m.referents: m for m in reversed(brief.actions) if not m.light}
         for m in sorted(owed.values(), key=lambda m: m.start):  # "stop" and "halt": once
             if not any(s.ref in m.referents for s in steps):
@@ -760,6 +767,11 @@ class Intent(IntentChecks, Rule):
         # their own robot ("stop the drone", "land the rover", "drive the dog to room_a");
         # not those that act on a thing or a zone ("find the rover": the drone's search for
         # it) nor a gesture ("greet the dog": the humanoid's wave)
+        # the robots whose state a skill's effects write, other than its own ("go2.payload"):
+        # those it gives something to
+        self._gives_to = {ref: frozenset(owner for owner, _, _ in skill.split_effects
+                                         if owner not in ("", ref.partition(".")[0]))
+                          for ref, skill in self._skills.items()}
         self._said_of = frozenset(ref for ref, skill in self._skills.items() if not any(
             k.slot in ("object", "zone") for k in skill.params.values()) and (
             any(owner in ("", ref.partition(".")[0]) for owner, _, _ in skill.split_effects)
@@ -887,7 +899,8 @@ class Intent(IntentChecks, Rule):
             "step goes over a zone the request leaves out or keeps away from (\"search x 0 to "
             "10, y 0 to 10 except x 0 to 2\": search x 2 to 10, y 0 to 10). A place said as "
             "where another is (\"next to room_b\", \"beyond (2, 3)\", \"halfway to ...\") "
-            "is not where to go.",
+            "is not where to go. A thing given to a robot (\"hand the bottle to the "
+            "dog\") goes to it by a step that gives that robot something, never to a person.",
             "- Add no step the request does not ask for, beyond what the workflow requires. "
             "Do what it asks in the order it says (\"land the drone, then stop the rover\").",
             "- If the request takes back what it asked (\"never mind\", \"cancel that\", \"don't "
@@ -981,6 +994,7 @@ class Intent(IntentChecks, Rule):
         places, objects = ([m for m in reading.mentions(table, left=True) if m.start >= start
                             and (m.negated is not None or asked(m.start))]
                            for table in (self.places, self.objects))
+        brief.recipients = self._recipients(reading, objects, agents)
         if start and brief.retracted is None:
             self._taken_back(reading, start, rest, places + objects, brief)
         negated_actions: list[Mention] = []
@@ -1112,6 +1126,26 @@ class Intent(IntentChecks, Rule):
             facts = brief.asked_facts = _less_left_out(facts, brief)
         brief.gives = self._given(brief, facts)
         return brief
+
+    def _recipients(self, reading: Reading, things: Sequence[Mention],
+                    robots: Sequence[Mention]) -> list[tuple[frozenset[str], str]]:
+        """The robots a thing is given to: a verb of giving (``GIVING``), the thing, "to" and
+        the robot, in that order ("hand the bottle to the dog", "give the red cube to the
+        robot dog"), with the saying."""
+        words = reading.words
+        ends = {m.end: m for m in things if m.negated is None}
+        out = []
+        for robot in robots:
+            if robot.negated is not None:
+                continue
+            k = robot.start - 1 - (robot.start > 0 and words[robot.start - 1] in ARTICLES)
+            thing = ends.get(k) if k >= 0 and words[k] == "to" else None
+            if thing is None or reading.clause_of[thing.start] != reading.clause_of[k]:
+                continue
+            verb = thing.start - 1 - (thing.start > 0 and words[thing.start - 1] in ARTICLES)
+            if verb >= 0 and words[verb] in GIVING:
+                out.append((robot.referents, reading.said(verb, robot.end)))
+        return out
 
     def _object_robot(self, reading: Reading, agents: Sequence[Mention],
                       starts: Sequence[int], action: Mention) -> Mention | None:
@@ -1513,7 +1547,12 @@ def _leaves_out(reading: Reading, at: int) -> bool:
     return bool(at) and (reading.words[at - 1] == "but" or any(
         c in reading.seps[at - 1] for c in ",;(\u2014\u2013"))
 
-_PRONOUNS = (("it",), ("them",))  # right after a verb: the robot named before, named again
+_PRONOUNS = (("it",), ("them",))
+# the verbs that give a thing to whom follows it ("hand the bottle to the dog")
+GIVING = frozenset({f"{verb}{end}" for verb in ("hand", "pass", "deliver", "send", "bring")
+                    for end in ("", "s", "ing")} | {
+    "give", "gives", "giving", "take", "takes", "taking", "carry", "carries", "carrying",
+    "get", "gets", "getting"})  # right after a verb: the robot named before, named again
 _ANY = frozenset({"anything", "anyone", "anybody", "anywhere", *UNIVERSAL})
 
 
