@@ -293,6 +293,7 @@ class IntentChecks:
     _takes: dict[str, frozenset[str]]  # slot -> robots with a skill taking a value of it
 
     _skills: dict[str, Skill]  # robot.skill -> the skill
+    _gives_to: dict[str, frozenset[str]]  # robot.skill -> the other robots its effects write
     robots: PhraseTable  # the crew's robots by their names
     _verbs: frozenset[str]  # the words an action begins with
     _and_verb: re.Pattern[str]  # "and" before one of them: where a part of a clause begins
