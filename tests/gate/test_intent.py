@@ -261,6 +261,11 @@ def test_a_robot_ruled_out_does_not_act_and_the_asked_action_is_owed(g1_go2: Cre
     ("Bring the red cube to room_a. Strike that.", "strike that"),
     ("Bring the red cube to room_a. Or not.", "or not"),
     ("Bring the red cube to room_a. Kidding!", "kidding"),
+    # ... or holds off, stands by, undoes (each carry ran)
+    ("Bring the red cube to room_a. Actually, hold off.", "actually, hold off"),
+    ("Bring the red cube to room_a. Stand by.", "stand by"),
+    ("Bring the red cube to room_a. Undo.", "undo"),
+    ("Bring the red cube to room_a. Forget I said that.", "forget i said that"),
 ])
 def test_a_retracted_request_dispatches_nothing(g1_go2: Crew, request_: str, cue: str) -> None:
     v = check(g1_go2, request_, carry("red_cube", "room_a"))
@@ -467,6 +472,13 @@ _FOREIGN_FIX = ("to have the crew do it, name a robot of the crew (or give the w
     ("Drive the rover to x 2, y 3, but only after I check the map.",
      "asks for it later ('after i check')",
      "to have it done now, ask without 'after i check'"),
+    # what happened, told by its verb alone (each drove)
+    ("The rover went to x 2, y 3.", "tells what happened ('went')",
+     "to have it done now, ask for it"),
+    ("The rover should have gone to x 2, y 3.", "tells what happened ('gone')",
+     "to have it done now, ask for it"),
+    ("I sent the rover to x 2, y 3.", "tells what happened ('sent')",
+     "to have it done now, ask for it"),
 ])
 
 
@@ -475,6 +487,27 @@ def test_a_request_that_asks_nothing_now_moves_nothing(sar: Crew, request_: str,
     """The refusal says how the request asks nothing, and what to ask instead."""
     assert found(check(sar, request_, GO_23)) == [
         (None, "nothing_asked", f"the request {says} {_NOTHING} ({fix})")]
+
+
+@pytest.mark.parametrize(("crew_name", "request_", "steps"), [
+    # told beside a sentence that asks: where things are
+    ("sar", "The drone landed at x 2, y 3. Send the rover to x 2, y 3.",
+     (("tb3", "navigate_to", {"goal": [2.0, 3.0]}),)),
+    ("sar", "The drone landed at x 2, y 3; drive the rover there.",
+     (("tb3", "navigate_to", {"goal": [2.0, 3.0]}),)),
+    # a participle asked for
+    ("g1_go2", "Please have the red cube carried over to room_b.",
+     (("g1", "grab_from_table", {"object": "red_cube"}), ("g1", "place_on_table", {}),
+      ("go2", "navigate_to_location", {"location": "room_b"}))),
+    ("g1_go2", "I need the red cube moved to room_b.",
+     (("g1", "grab_from_table", {"object": "red_cube"}), ("g1", "place_on_table", {}),
+      ("go2", "navigate_to_location", {"location": "room_b"}))),
+])
+def test_a_verb_in_the_past_beside_what_is_asked_leaves_it_asked(
+        sar: Crew, g1_go2: Crew, crew_name: str, request_: str, steps: tuple[Step, ...]) -> None:
+    crew = sar if crew_name == "sar" else g1_go2
+    workflow = "dispatch_only" if crew_name == "sar" else "carry"
+    assert found(check(crew, request_, plan(workflow, *steps))) == []
 
 
 @pytest.mark.parametrize("request_", [

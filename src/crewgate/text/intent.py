@@ -61,6 +61,7 @@ _NARROW_CUES = (("skip",), ("skipping",), ("instead", "of"), ("rather", "than"),
                   for on in ("about", "on")),
                 ("cancelling",), ("canceling",), ("call", "off"), ("calling", "off"),
                 ("forget",),  # "forget the rover; search ...", "forget landing"
+                ("hold", "off"),  # "hold off on the drone and send the rover ..."
                 # a place kept away from ("stay out of the charger and walk to room_a")
                 ("stay", "out", "of"), ("stay", "away", "from"), ("stay", "clear", "of"),
                 ("keep", "out", "of"), ("keep", "away", "from"), ("keep", "clear", "of"),
@@ -98,8 +99,8 @@ NEGATIONS: tuple[tuple[str, ...], ...] = (
     # "it would be a mistake to drive ...", "it is dangerous to ..."
     ("a", "mistake", "to"), ("a", "bad", "idea", "to"), ("dangerous", "to"), ("unsafe", "to"),
     ("hazardous", "to"),
-    # "hold off on sending the rover", "refrain from ...", "forget about the rover"
-    ("hold", "off"), ("refrain", "from"), ("forget", "about"),
+    # "refrain from ...", "forget about the rover"
+    ("refrain", "from"), ("forget", "about"),
     # "I'd rather you didn't send the rover", "negative on the rover"
     *((w, "you", *did) for w in ("rather", "prefer")
       for did in (("didn", "t"), ("did", "not"), ("didnt",))),
@@ -179,6 +180,8 @@ RETRACTIONS: tuple[tuple[str, ...], ...] = (
     ("don", "t", "do", "that"), ("don", "t", "do", "it"), ("do", "not", "do", "that"),
     ("just", "kidding"), ("just", "joking"), ("only", "kidding"), ("only", "joking"), ("jk",),
     ("i", "m", "kidding"), ("i", "m", "joking"),
+    *(("forget", *said) for said in (("i", "said", "that"), ("i", "said", "anything"),
+                                     ("i", "asked"), ("what", "i", "said"), ("i", "said", "it"))),
     # the robot named was the wrong one, and which is right goes unsaid
     ("wrong", "robot"), ("wrong", "one"), ("not", "that", "one"), ("no", "the", "other", "one"),
     *((*meant, "the", "other", one) for meant in (("i", "meant"), ("i", "mean"))
@@ -216,7 +219,8 @@ _CALLING_OFF: tuple[tuple[str, ...], ...] = (
                      "canceled", "aborted", "wait")),
     ("hold", "on"), ("hang", "on"), ("hold", "up"), ("hold", "it"), ("not", "so", "fast"),
     ("hold", "your", "horses"), ("or", "not"), ("kidding",), ("joking",), ("psych",),
-    ("let", "s", "not"), ("let", "us", "not"), ("stand", "down"),
+    ("let", "s", "not"), ("let", "us", "not"), ("stand", "down"), ("hold", "off"),
+    ("hold", "fire"), ("stand", "by"), ("standby",), ("undo",),
     *((*i, "changed", "my", "mind") for i in ((), ("i",), ("i", "ve"), ("i", "have"))),
     *((*w, t) for w in (("one",), ("just", "a"), ("wait", "a"), ("hold", "on", "a"),
                         ("hang", "on", "a")) for t in ("moment", "second", "sec", "minute")))
@@ -356,6 +360,7 @@ MODAL_REACH = 3
 # the words a stated value is written with besides its numbers ("x 2, y 3 m", "y from 1 to 2")
 VALUE_WORDS = frozenset({"x", "y", *METRES, "from", "to", "in", "between", "and", "through"})
 VALUE_REACH = 6  # words a negated value is read past its scope's end, at most
+_VALUE_LINKS = frozenset({"from", "to", "in", "between", "and", "through"})  # (of VALUE_WORDS)
 # what can follow a mention right away ("to" only after another modal: "the rover to the
 # victim" is no modal)
 _FIRST_MODALS = (MODALS - {"to"}) | NEGATED_MODALS
@@ -607,6 +612,8 @@ class Reading:
                 words[end][0].isdigit() or words[end] in VALUE_WORDS) and not (
                 scope.where and words[end] in ONWARD):
             end += 1
+        while end > scope.end and words[end - 1] in _VALUE_LINKS:
+            end -= 1  # "... y 3 and land": what joins no further value is none of it
         return end
 
     def span_text(self, start: int, end: int) -> str:

@@ -102,6 +102,22 @@ PAST: tuple[tuple[str, ...], ...] = (
     ("yesterday",), ("ago",), ("last", "night"), ("last", "week"), ("last", "month"),
     ("last", "year"), ("last", "time"), ("earlier",), ("earlier", "today"), ("previously",),
     ("this", "morning"), ("already",))
+# ... and a verb of the crew's kind of action in the past ("The rover went to x 2, y 3."), when
+# no sentence of the request may ask: beside one that does, it tells where things are ("The
+# drone landed at x 2, y 3; send the rover there")
+PAST_VERBS: tuple[tuple[str, ...], ...] = tuple((w,) for w in (
+    "went", "gone", "drove", "driven", "flew", "flown", "walked", "travelled", "traveled",
+    "landed", "arrived", "returned", "headed", "navigated", "searched", "stopped", "waved",
+    "grabbed", "delivered", "carried", "brought", "moved", "sent", "handed", "gave", "took",
+    "taken"))
+_PAST_VERBS = frozenset(PAST_VERBS)
+# ... not a participle asked for ("have the bottle carried to room_b", "I need it moved", "it
+# must be delivered"): after one of these in its sentence, unless right after what makes it
+# told ("I have sent the rover", "it should have gone", "the bottle was handed over")
+_CAUSATIVES = frozenset({"get", "have", "need", "needs", "want", "wants", "like", "let", "make",
+                         "keep", "please", "see", "be"})
+_TOLD_AFTER = frozenset({"has", "have", "had", "ve", "d", "already", "just", "was", "were",
+                         "been"})
 # what the operator gives for it to be done ("wait for my confirmation", "after my go")
 _CONSENTS = ("go", "signal", "command", "order", "word", "confirmation", "approval",
              "permission")
@@ -260,8 +276,8 @@ def sentences(seps: Sequence[str], clause_starts: Sequence[int], n: int
 
 
 # the cues found anywhere, in one lookup, with the kind each says
-_CUES = (*PLAN_ONLY, *PAST, *LATER)
-_KIND = {**dict.fromkeys(PLAN_ONLY, PLAN_KIND), **dict.fromkeys(PAST, TELLS),
+_CUES = (*PLAN_ONLY, *PAST, *PAST_VERBS, *LATER)
+_KIND = {**dict.fromkeys(PLAN_ONLY, PLAN_KIND), **dict.fromkeys((*PAST, *PAST_VERBS), TELLS),
          **dict.fromkeys(LATER, LATER_KIND)}
 
 
@@ -338,11 +354,19 @@ def idle_parts(words: Sequence[str], seps: Sequence[str], clause_starts: Sequenc
         return (Idle(PLAN_KIND, said(*plan_only), 0, n),)
     spans = sentences(seps, clause_starts, n)
     marked: dict[int, tuple[str, str]] = {}  # a sentence (its index) -> its kind and saying
+    alone: set[int] = set()  # ... of them, those told only by a verb in the past (PAST_VERBS)
     if cues:
         starts = [s for s, _, _ in spans]
         acts: set[int] = set()  # sentences found to name an action (each looked at once)
         for start, end, kind in cues:
             k = bisect_right(starts, start) - 1
+            verb = tuple(words[start:end]) in _PAST_VERBS
+            if verb and (words[start - 1] not in _TOLD_AFTER if start > starts[k] else False) \
+                    and not _CAUSATIVES.isdisjoint(words[starts[k]:start]):
+                continue  # "have the bottle carried to room_b": asked
+            if k in alone and kind is TELLS and not verb:
+                alone.discard(k)  # "the rover went there yesterday": told, saying "yesterday"
+                del marked[k]
             if k in marked or (start and (words[start - 1] in _NOT_BEFORE or (
                     end - start == 1 and words[start - 1] in _NOT))):
                 continue  # "now, not tomorrow", "you don't need my permission", "without
@@ -353,6 +377,8 @@ def idle_parts(words: Sequence[str], seps: Sequence[str], clause_starts: Sequenc
                     acts.add(k)  # "send the rover where it was yesterday": asked
                     continue
             marked[k] = (kind, said(start, end))
+            if verb:
+                alone.add(k)
             s, e, _ = spans[k]
             if kind is LATER_KIND and k and _ASIDE.issuperset(words[s:start]) \
                     and _ASIDE.issuperset(words[end:e]):
@@ -360,8 +386,11 @@ def idle_parts(words: Sequence[str], seps: Sequence[str], clause_starts: Sequenc
                 # "... Do it tomorrow.": said of the sentence before
                 marked.setdefault(k - 1, marked[k])
     out = []
+    told_alone: list[Idle] = []  # the parts told only by a verb in the past
+    asks = False  # some sentence may ask
     for k, (start, end, question) in enumerate(spans):
-        found = _opening(words, seps, start, end, question, verbs, said) or marked.get(k)
+        opening = _opening(words, seps, start, end, question, verbs, said)
+        found = opening or marked.get(k)
         if found is None and question and answered and k + 1 < len(spans) and _answered_no(
                 words, seps, *spans[k + 1][:2]):
             # "Rover to x 2, y 3? Absolutely not.", "Walk the dog to room_a? No, it is needed
@@ -370,10 +399,16 @@ def idle_parts(words: Sequence[str], seps: Sequence[str], clause_starts: Sequenc
                 " ..." if end - start > SAID_WORDS else ""))
         if found is not None:
             out.append(Idle(*found, start, end))
-        elif others:
+            if opening is None and k in alone:
+                told_alone.append(out[-1])
+            continue
+        asks = True
+        if others:
             out += [Idle(FOREIGN_KIND if who == FOREIGN else OTHERS_KIND, said(
                 a, min(b, a + SAID_WORDS)) + (" ..." if b - a > SAID_WORDS else ""), a, b)
                 for a, b, who in left_to_others(words, seps, start, end, verbs, robots)]
+    if asks and told_alone:
+        out = [p for p in out if p not in told_alone]
     return tuple(out)
 
 
