@@ -2360,6 +2360,58 @@ def test_a_thing_said_as_where_the_one_asked_is_is_not_taken(g1_go2: Crew) -> No
          "bottle'")]
 
 
+_NO_WALK = [
+    (0, "excluded_robot", "the request rules out go2 here: \"don't walk the dog\""),
+    (0, "negated_step", "the request rules out go2.navigate_to_location here: \"don't walk the "
+     "dog to room_b\"")]
+
+
+@pytest.mark.parametrize(("request_", "problems"), [
+    # a negation typed without its apostrophe or with another mark in its place (each walked)
+    ("Dont walk the dog to room_b.", _NO_WALK),
+    ("Don;t walk the dog to room_b.", _NO_WALK),
+    ("Do n't walk the dog to room_b.", _NO_WALK),
+    ("Dnt walk the dog to room_b.", _NO_WALK),
+    ("Don\u00b4t walk the dog to room_b.", _NO_WALK),  # an acute accent for the apostrophe
+    ("Donot walk the dog to room_b.", [
+        (0, "excluded_robot", "the request rules out go2 here: 'do not walk the dog'"),
+        (0, "negated_step", "the request rules out go2.navigate_to_location here: 'do not walk "
+         "the dog to room_b'")]),
+    ("The dog shouldnt go to room_b.", [
+        (0, "negated_step", "the request rules out go2.navigate_to_location here: \"shouldn't "
+         "go to room_b\"")]),
+    ("The dog cant go to room_b.", [
+        (0, "negated_step", "the request rules out go2.navigate_to_location here: \"can't go "
+         "to room_b\"")]),
+    ("The dog shan't go to room_b.", [
+        (0, "negated_step", "the request rules out go2.navigate_to_location here: \"shan't go "
+         "to room_b\"")]),
+    ("The dog isnt going to room_b.", [
+        (0, "negated_step", "the request rules out go2.navigate_to_location here: \"isn't "
+         "going to room_b\"")]),
+    # a place kept clear
+    ("Keep room_b clear.", [
+        (0, "negated_step", "the request rules out go2.navigate_to_location here: 'keep room_b "
+         "clear'")]),
+    # a question answered no by a word that forbids, and a sarcastic retraction
+    ("Walk the dog to room_b? Forbidden.", [
+        (None, "nothing_asked", "the request asks a question ('walk the dog to room_b') "
+         f"{_NOTHING} (to have it done now, ask for it)")]),
+    ("Walk the dog to room_b? Hell no.", [
+        (None, "nothing_asked", "the request asks a question ('walk the dog to room_b') "
+         f"{_NOTHING} (to have it done now, ask for it)")]),
+    ("Walk the dog to room_b. Denied.", [
+        (None, "retracted_request", "the request takes back what it asked ('denied'): no step "
+         "may run")]),
+    ("Walk the dog to room_b... said no one ever.", [
+        (None, "retracted_request", "the request takes back what it asked ('said no one "
+         "ever'): no step may run")]),
+])
+def test_a_negation_however_typed_rules_the_walk_out(
+        g1_go2: Crew, request_: str, problems: list[tuple[int | None, str, str]]) -> None:
+    assert found(check(g1_go2, request_, walk("room_b"))) == problems
+
+
 @pytest.mark.parametrize(("request_", "said"), [
     ("Hand the bottle to the dog.", "hand the bottle to the dog"),
     ("Give the water bottle to the robot dog, please.", "give the water bottle to the robot dog"),

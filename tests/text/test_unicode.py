@@ -32,7 +32,13 @@ ROOM_B = "  room_b: {pose: [0.0, -1.0]}\n"
      ("room-b", ("room", "b")), ("Straße", ("strasse",)), ("कमरा", ("कमरा",)),
      ("हिन्दी कमरा", ("हिन्दी", "कमरा")),
      ("stop the TB3 and go2", ("stop", "the", "tb3", "and", "go2")),
-     ("İstanbul", (fold("İstanbul"),)), ("x=3.5", ("x", "3", "5")), ("!!! ...", ())],
+     ("İstanbul", (fold("İstanbul"),)), ("x=3.5", ("x", "3", "5")), ("!!! ...", ()),
+     # a negation typed without its apostrophe, or with another mark or a space in its place,
+     # reads as the apostrophe writes it (not inside a longer word: "scant", "donut", "dont_b")
+     ("Dont go", ("don", "t", "go")), ("don;t", ("don", "t")), ("do n't", ("don", "t")),
+     ("DONOT", ("do", "not")), ("dnt", ("don", "t")), ("shouldnt", ("shouldn", "t")),
+     ("cant", ("can", "t")), ("don\u00b4t", ("don", "t")), ("don\u2032t", ("don", "t")),
+     ("scant donut dont_b", ("scant", "donut", "dont", "b"))],
 )
 def test_words_are_folded_runs_of_letters_digits_and_marks(text: str,
                                                            expected: tuple[str, ...]) -> None:

@@ -87,7 +87,8 @@ NEGATIONS: tuple[tuple[str, ...], ...] = (
     ("do", "not"), ("don", "t"), ("dont",), ("does", "not"), ("doesn", "t"), ("must", "not"),
     ("mustn", "t"), ("should", "not"), ("shouldn", "t"), ("never",), ("not",), ("no",),
     ("without",), ("except",), ("excluding",), ("other", "than"), ("nor",), ("neither",),
-    ("avoid",), ("avoiding",), ("won", "t"), ("cannot",), ("can", "t"),
+    ("avoid",), ("avoiding",), ("won", "t"), ("cannot",), ("can", "t"), ("shan", "t"),
+    ("needn", "t"), ("isn", "t", "going"), ("aren", "t", "going"),
     # "anywhere but the charger", "everything but the drone", "apart from the cube"
     ("anywhere", "but"), ("anything", "but"), ("everywhere", "but"), ("everything", "but"),
     ("everyone", "but"), ("everybody", "but"), ("anyone", "but"), ("anybody", "but"),
@@ -179,7 +180,8 @@ RETRACTIONS: tuple[tuple[str, ...], ...] = (
     ("scrap", "this"), ("belay", "that"), ("on", "second", "thought"),
     ("don", "t", "do", "that"), ("don", "t", "do", "it"), ("do", "not", "do", "that"),
     ("just", "kidding"), ("just", "joking"), ("only", "kidding"), ("only", "joking"), ("jk",),
-    ("i", "m", "kidding"), ("i", "m", "joking"),
+    ("i", "m", "kidding"), ("i", "m", "joking"), ("said", "no", "one", "ever"),
+    ("said", "nobody", "ever"),
     *(("forget", *said) for said in (("i", "said", "that"), ("i", "said", "anything"),
                                      ("i", "asked"), ("what", "i", "said"), ("i", "said", "it"))),
     # the robot named was the wrong one, and which is right goes unsaid
@@ -384,7 +386,9 @@ LEAVE = frozenset({"leave"})  # of KEEP, what rules a thing out ("hold the bottl
 # ... and "keep" a thing where it is ("keep the bottle here", "keep the cube where it is"; "keep
 # the bottle" alone, or "keep it in your hand", is holding it)
 _KEEP_THING = frozenset({"keep"})
-_THING_KEPT = frozenset({"here", "where", "put", "behind", "still", "there"})
+_THING_KEPT = frozenset({"here", "where", "put", "behind", "still", "there",
+                         # a place kept clear ("keep room_b clear"): nothing goes there
+                         "clear", "free", "empty", "vacant", "unoccupied", "closed"})
 KEPT = frozenset({"ground", "grounded", "parked", "docked", "here", "home", "out", "behind",
                   "alone", "idle", "put", "back", "where", "off", "be", "still", "stationary",
                   "base", "running", "going"})

@@ -192,8 +192,10 @@ EXECUTING: tuple[tuple[str, ...], ...] = (
 _NOT_BEFORE = frozenset({"not", "t", "dont", "never", "without"})
 # a sentence of these words only, one of NO among them, answers the question before it no
 # (after a sentence that asks none, it takes back what came before: Reading._no_after)
-NO = frozenset({"no", "nope", "nah", "not", "never", "negative"})
+NO = frozenset({"no", "nope", "nah", "not", "never", "negative", "forbidden", "denied",
+                "prohibited", "vetoed"})
 _NO_ANSWER = NO | {"really", "absolutely", "definitely", "certainly", "of", "course", "at", "all",
+                   "hell", "heck",
                    "way", "sorry", "thanks", "thank", "you", "please", "oh", "um", "well", "hmm"}
 # opening a sentence: a question said as a statement ("I wonder whether the rover can ..."),
 # unless it asks what "you" could do ("I wonder if you could send the rover ...")

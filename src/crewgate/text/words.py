@@ -36,9 +36,22 @@ CJK = ("\u3005-\u3007\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-
 _MINUS = re.compile(r"(?:(?<=[\s(\[{,;:=/<>])|^)[\u2010-\u2013\u2212](?=\.?\d)")
 
 
-# typographic apostrophes ("don’t"), read as the typewriter's
-_APOSTROPHES = frozenset("\u2018\u2019\u02bc")
+# typographic apostrophes ("don’t"), read as the typewriter's (the acute accent and the prime
+# too: NFKC would make "´" a space and a combining accent glued to the "t")
+_APOSTROPHES = frozenset("\u2018\u2019\u02bc\u00b4\u2032")
 _ASCII = frozenset(map(chr, range(128)))
+# a negation typed without its apostrophe, or with another mark or a space in its place
+# ("dont", "shouldnt", "cant", "don;t", "do n't", "donot"), as the apostrophe writes it: every
+# reader of a negation reads it ("don't"). One pass, no repetition but the word's own letters.
+_CONTRACTED = re.compile(
+    r"\b(do|does|did|is|are|was|were|has|have|had|should|would|could|must|need|might|ca|wo|sha)"
+    r"(?:n[;:`]?t|\s+n't)\b|\b(donot)\b|\b(dnt)\b", re.IGNORECASE)
+
+
+def _contraction(m: re.Match[str]) -> str:
+    if m.group(1) is not None:
+        return f"{m.group(1)}n't"
+    return "do not" if m.group(2) is not None else "don't"
 
 
 def clean(text: str) -> str:
@@ -49,15 +62,15 @@ def clean(text: str) -> str:
     normalization, the distinct characters looked at once, one translation, one pattern with a
     one-character lookbehind.)"""
     if text.isascii():
-        return text
-    text = unicodedata.normalize("NFKC", text)
+        return _CONTRACTED.sub(_contraction, text)
+    text = unicodedata.normalize("NFKC", text.replace("\u00b4", "'"))
     chars = set(text).difference(_ASCII)  # (every format character and apostrophe is not)
     table: dict[int, str | None] = {ord(c): None for c in chars
                                     if unicodedata.category(c) == "Cf"}
     table.update((ord(c), "'") for c in _APOSTROPHES.intersection(chars))
     if table:
         text = text.translate(table)
-    return _MINUS.sub("-", text)
+    return _CONTRACTED.sub(_contraction, _MINUS.sub("-", text))
 
 
 @lru_cache(maxsize=32)
@@ -65,7 +78,7 @@ def fold(text: str) -> str:
     """:func:`clean`, then casefold and NFKC again (idempotent: folding a folded text changes
     nothing)."""
     if text.isascii():
-        return text.lower()
+        return _CONTRACTED.sub(_contraction, text).lower()
     return unicodedata.normalize("NFKC", clean(text).casefold())
 
 
