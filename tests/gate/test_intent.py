@@ -1710,6 +1710,16 @@ def test_a_place_taken_back_is_not_gone_to(g1_go2: Crew, request_: str, said: st
        "gives 3")]),
     # a correction naming a value takes back no zone (the search was ruled out)
     ("Search x 0 to 5, y 0 to 5 at 3 m, no, 4 m, and land.", (3, 4), []),
+    # the number a correction gives without a unit is in the corrected one's (each took off
+    # to 3 m)
+    ("Take off to 3 m... no, 4, search x 0 to 5, y 0 to 5 and land.", (4, 3), []),
+    ("Take off to 3 m... no, 4, search x 0 to 5, y 0 to 5 and land.", (3, 3),
+     [(0, "substituted_value", "the request states '4' for iris.takeoff altitude; the plan "
+       "gives 3")]),
+    ("Take off to 3 m, sorry, 4, search x 0 to 5, y 0 to 5 and land.", (4, 3), []),
+    ("Take off to 3 m (I mean 4), search x 0 to 5, y 0 to 5 and land.", (4, 3), []),
+    ("Take off to 3 m; actually make it 4, search x 0 to 5, y 0 to 5 and land.", (4, 3), []),
+    ("Take off to 10 ft, no, 13, search x 0 to 5, y 0 to 5 and land.", (3.9624, 3), []),
 ])
 def test_a_value_corrected_is_the_same_actions(
         sar: Crew, request_: str, altitudes: tuple[float, float],

@@ -250,8 +250,16 @@ _CORRECTING_PHRASES = (*((w,) for w in _CORRECTING), ("my", "bad"), ("i", "mean"
 _COMMA_AFTER = frozenset({*_CORRECTING, "bad"})  # (the cue's last word)
 _ANSWERING = frozenset({"no", "nope"})  # after a question: an answer, no correction
 _CORRECTION_WORDS = 4
+# the words between a quantity and a number said without a unit that correct the one with the
+# other ("5 m... no, 6", "5 m; actually make it 6"), of which one of _RESTATES
+_RESTATING = frozenset({*_CORRECTING, "wait", "i", "mean", "meant", "make", "it", "that",
+                        "scratch", "rather", "or", "correction", "change", "to", "let", "me",
+                        "rephrase", "better", "hmm", "well", "my", "bad", "sorry"})
+_RESTATES = frozenset({*_CORRECTING, "mean", "meant", "make", "scratch", "rather",
+                       "correction", "change", "rephrase", "bad"})
+_RESTATING_WORDS = 5
 _NOT_A_CORRECTION = frozenset({"not", "no", "too", "also", "as", "well", "and", "please"})
-_SET_OFF = frozenset(",.;:!?-—…")  # what sets "actually" off from what came before
+_SET_OFF = frozenset(",.;:!?-—…([")  # what sets "actually" off from what came before
 _LONGEST_NEGATION = max(map(len, NEGATIONS))
 _NEVER_MIND = ("never", "mind")
 _LONGEST_TAKING_BACK = max(map(len, TAKING_BACK))
@@ -953,7 +961,10 @@ class Reading:
         for start, end in self.find(_CORRECTING_PHRASES):
             k = end - 1  # the cue's last word
             if end >= n or (words[k] in _COMMA_AFTER and "," not in seps[k]) or (
-                    start and _SET_OFF.isdisjoint(seps[start - 1])) or (
+                    start and _SET_OFF.isdisjoint(seps[start - 1]) and not (
+                        # "...; actually make it 6": set off before the word that leads it
+                        start > 1 and words[start - 1] in _CORRECTING
+                        and not _SET_OFF.isdisjoint(seps[start - 2]))) or (
                     words[k] in _ANSWERING and start and "?" in seps[start - 1]):
                 continue
             last = end  # the last word of what follows, up to a comma or a sentence end
@@ -1331,6 +1342,7 @@ class Reading:
         if spelled_at:
             starts = sorted({*starts, *spelled_at})
         measured = not _MEASURES.isdisjoint(self._vocabulary)  # a number's measure may be said
+        last_unit: str | None = None  # the unit of the last quantity read, as written
         for i in starts:
             if i < taken:
                 continue
@@ -1351,6 +1363,12 @@ class Reading:
                 out.append(Quantity(at, end, high, unit_of, self.clause_of[i], said, "<="))
             elif unit is None:
                 found = self._measured(i, end, value) if measured else None
+                if found is None and last_unit is not None and self._restates(taken, i):
+                    # "take off to 5 m... no, 6": the number the correction gives, in the unit
+                    # of the one it corrects
+                    amount, unit_of = in_unit(value, last_unit)
+                    found = Quantity(i, end, amount, unit_of, self.clause_of[i],
+                                     self.said(i, end))
                 if found is not None:
                     out.append(found)
             elif not self._in_range(i, end):
@@ -1358,6 +1376,7 @@ class Reading:
                 negative = i > 0 and seps[i - 1].endswith("-") and not (
                     seps[i - 1] == "-" and words[i - 1][-1].isdigit())
                 signed = -value if negative else value
+                written = unit
                 time = self._per_time(end) if UNITS[unit] == "m" else None
                 if time is not None:  # "2 m/s", "5 km/h", "3 metres per second": a speed
                     (amount, unit), end = per(signed, unit, words[time]), time + 1
@@ -1367,8 +1386,17 @@ class Reading:
                 out.append(Quantity(at, end, amount, unit, self.clause_of[i],
                                     self.said(at, i) + (" " if at < i else "")
                                     + ("-" if negative else "") + self.said(i, end), bound))
+                last_unit = written
             taken = end
         return out
+
+    def _restates(self, after: int, i: int) -> bool:
+        """Whether the words from ``after`` (the end of the last quantity) to word ``i`` (a
+        number said without a unit) are a correction of that quantity, and only that: "5 m...
+        no, 6", "5 m, sorry, 6", "5 m (I mean 6)", "5 m; actually make it 6"."""
+        said = self.words[after:i]
+        return 0 < len(said) <= _RESTATING_WORDS and _RESTATING.issuperset(said) \
+            and not _RESTATES.isdisjoint(said)
 
     def _measured(self, i: int, end: int, value: float) -> Quantity | None:
         """The number ``value`` at [i, end), said without a unit, as the quantity of the measure
