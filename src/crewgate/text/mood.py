@@ -363,7 +363,7 @@ def idle_parts(words: Sequence[str], seps: Sequence[str], clause_starts: Sequenc
         for start, end, kind in cues:
             k = bisect_right(starts, start) - 1
             verb = tuple(words[start:end]) in _PAST_VERBS
-            if verb and (words[start - 1] not in _TOLD_AFTER if start > starts[k] else False) \
+            if verb and start > starts[k] and words[start - 1] not in _TOLD_AFTER \
                     and not _CAUSATIVES.isdisjoint(words[starts[k]:start]):
                 continue  # "have the bottle carried to room_b": asked
             if k in alone and kind is TELLS and not verb:

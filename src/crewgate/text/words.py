@@ -36,9 +36,10 @@ CJK = ("\u3005-\u3007\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-
 _MINUS = re.compile(r"(?:(?<=[\s(\[{,;:=/<>])|^)[\u2010-\u2013\u2212](?=\.?\d)")
 
 
-# typographic apostrophes ("don’t"), read as the typewriter's (the acute accent and the prime
-# too: NFKC would make "´" a space and a combining accent glued to the "t")
-_APOSTROPHES = frozenset("\u2018\u2019\u02bc\u00b4\u2032")
+# typographic apostrophes ("don’t"), read as the typewriter's, and the prime typed for one
+# (an acute accent typed for one is made "'" before NFKC, which would make it a space and a
+# combining accent glued to the "t")
+_APOSTROPHES = frozenset("\u2018\u2019\u02bc\u2032")
 _ASCII = frozenset(map(chr, range(128)))
 # a negation typed without its apostrophe, or with another mark or a space in its place
 # ("dont", "shouldnt", "cant", "don;t", "do n't", "donot"), as the apostrophe writes it: every
@@ -57,10 +58,11 @@ def _contraction(m: re.Match[str]) -> str:
 def clean(text: str) -> str:
     """The text as it reads: NFKC ("，" -> ",", "５" -> "5"), without the characters that are
     written but not seen (Unicode's format characters: zero-width spaces and joiners, soft
-    hyphens, direction marks, byte order marks), with a typographic apostrophe made "'" and a
-    dash written for a minus sign made "-". An ASCII text is its own. (Linear: one
-    normalization, the distinct characters looked at once, one translation, one pattern with a
-    one-character lookbehind.)"""
+    hyphens, direction marks, byte order marks), with a typographic apostrophe made "'", a
+    dash written for a minus sign made "-", and a negation typed without its apostrophe
+    written with it (``_CONTRACTED``: "dont" -> "don't"). An ASCII text needs only the last.
+    (Linear: one normalization, the distinct characters looked at once, one translation, two
+    patterns, one with a one-character lookbehind.)"""
     if text.isascii():
         return _CONTRACTED.sub(_contraction, text)
     text = unicodedata.normalize("NFKC", text.replace("\u00b4", "'"))
