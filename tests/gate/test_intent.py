@@ -798,6 +798,9 @@ def test_never_mind_before_a_thing_takes_nothing_back(sar: Crew) -> None:
     ("Search x 0 to 5, y 0 to 5 and keep hovering.", "keep hovering"),
     ("Search x 0 to 5, y 0 to 5, then keep the drone in the air.", "keep the drone in the air"),
     ("Search x 0 to 5, y 0 to 5; the drone must stay airborne.", "stay airborne"),
+    # (each landing was accepted)
+    ("Search x 0 to 5, y 0 to 5 and stay up there.", "stay up there"),
+    ("Search x 0 to 5, y 0 to 5, then stay overhead.", "stay overhead"),
 ])
 def test_a_state_the_request_keeps_rules_out_what_ends_it(sar: Crew, request_: str,
                                                           said: str) -> None:
@@ -1448,6 +1451,13 @@ def test_an_unclear_negation_fails_closed(g1_go2: Crew, request_: str, said: str
      "not the corner near the fence"),
     ("Search x 0 to 5, y 0 to 5, avoiding the lake, then land.", "avoiding the lake"),
     ("Search x 0 to 5, y 0 to 5 without the top half, then land.", "without the top half"),
+    # a part near a point (the point alone was ruled out)
+    ("Search x 0 to 5, y 0 to 5 except the part near x 5, y 5 and land.",
+     "except the part near x 5"),
+    # ... and a part the request keeps to
+    ("Search x 0 to 5, y 0 to 5 and land; only the western half.", "only the western half"),
+    ("Search just the north side of x 0 to 5, y 0 to 5 and land.", "just the north side"),
+    ("Search the western half of x 0 to 5, y 0 to 5 and land.", "the western half of"),
 ])
 def test_a_part_of_space_left_out_that_the_gate_cannot_place_fails_closed(
         sar: Crew, request_: str, said: str) -> None:
@@ -1465,6 +1475,8 @@ def test_a_part_of_space_left_out_that_the_gate_cannot_place_fails_closed(
     "Search x 0 to 5, y 0 to 5 and land; the rover is not part of this.",
     "Search x 0 to 5, y 0 to 5 and land without stopping at the end.",
     "Search x 0 to 5, y 0 to 5 and land, without missing any area.",
+    "Search x 0 to 5, y 0 to 5 from the north edge and land.",
+    "Just search x 0 to 5, y 0 to 5 and land.",
 ])
 def test_a_detail_left_out_that_is_no_part_of_space_is_no_unclear_negation(
         sar: Crew, request_: str) -> None:
@@ -1720,6 +1732,15 @@ def test_a_place_taken_back_is_not_gone_to(g1_go2: Crew, request_: str, said: st
     ("Take off to 3 m (I mean 4), search x 0 to 5, y 0 to 5 and land.", (4, 3), []),
     ("Take off to 3 m; actually make it 4, search x 0 to 5, y 0 to 5 and land.", (4, 3), []),
     ("Take off to 10 ft, no, 13, search x 0 to 5, y 0 to 5 and land.", (3.9624, 3), []),
+    # a number said without a unit right after the action and "to" is its one parameter's, in
+    # its unit (any altitude was accepted)
+    ("Take off to 4, search x 0 to 5, y 0 to 5 and land.", (4, 3), []),
+    ("Take off to 4, search x 0 to 5, y 0 to 5 and land.", (5, 3),
+     [(0, "substituted_value", "the request states 'to 4' for iris.takeoff altitude; the plan "
+       "gives 5")]),
+    ("Take off to 40, search x 0 to 5, y 0 to 5 and land.", (5, 3),
+     [(None, "out_of_range", "the request states 'to 40' (for iris.takeoff altitude), outside "
+       "what it takes: [1, 10]")]),
 ])
 def test_a_value_corrected_is_the_same_actions(
         sar: Crew, request_: str, altitudes: tuple[float, float],

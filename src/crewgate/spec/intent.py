@@ -70,7 +70,8 @@ TOLERANCE = 1e-3
 # the names a robot's state is kept by, beside the field's own ("stay airborne", "keep
 # hovering", "remain in the air"): a boolean field of one of these names, kept true
 KEPT_STATES: dict[str, tuple[str, ...]] = {
-    "airborne": ("aloft", "hovering", "flying", "in the air", "in flight", "up in the air")}
+    "airborne": ("aloft", "hovering", "flying", "in the air", "in flight", "up in the air",
+                 "up there", "overhead", "in the sky", "up in the sky")}
 CEASE = frozenset({"stop", "stopping", "quit", "cease"})  # before a gerund: "stop searching"
 
 
@@ -1096,6 +1097,7 @@ class Intent(IntentChecks, Rule):
                     brief.bounds.append(self._bounding(s))
                 else:
                     brief.stated.append(s)
+        brief.stated += self._bare(reading, brief, {q.start for q in reading.quantities})
         valued = self._negated_values(reading, brief)
         # a negation a bound says ("do not fly above 4 metres": at most 4) rules out nothing
         # up to the bound's value ("do not climb above 2 m or send the rover": the rover)
@@ -1113,7 +1115,8 @@ class Intent(IntentChecks, Rule):
                  or m.start >= bounded.get(scope.at, -1)]
                 for found in (negated_actions, negated_robots))
         self._qualify(reading, negated_actions, negated_robots, valued, brief)
-        brief.unclear = self._unclear(reading, start, set(valued) | set(bounded))
+        brief.unclear = self._unclear(reading, start, set(valued) | set(bounded), {
+            at for at, values in valued.items() if all(len(v) == 2 for v in values)})
         facts = RequestFacts.read(text)
         if parts and brief.idle is None:  # the points and zones of the parts that ask
             brief.unasked = self._unasked(reading, parts)
@@ -1479,6 +1482,31 @@ class Intent(IntentChecks, Rule):
                                for s, sk in self.crew.robots[r].skills.items() if sk.visible], q)
         return Stated(q, params) if params else None
 
+    def _bare(self, reading: Reading, brief: Brief, read: set[int]) -> list[Stated]:
+        """A number said without a unit right after an action and "to", for the one numeric
+        parameter with a unit of each of the action's skills, in that unit ("take off to 6":
+        the takeoff's altitude of 6 m; a skill with none or several such parameters takes
+        none); not a number read already (``read``: the quantities' starts)."""
+        out = []
+        words = reading.words
+        for m in brief.actions:
+            if words[m.end:m.end + 1] != ("to",) or m.end + 1 in read:
+                continue
+            bare = reading.bare_number(m.end + 1)
+            if bare is None:
+                continue
+            value, end = bare
+            params = [[(ref, p, unit_key(getattr(kind, "unit", None)))
+                       for p, kind in self._skill(ref).params.items()
+                       if kind.numeric and getattr(kind, "unit", None)]
+                      for ref in sorted(m.referents)]
+            units = {unit for found in params for _, _, unit in found}
+            if params and all(len(found) == 1 for found in params) and len(units) == 1:
+                q = Quantity(m.end + 1, end, value, units.pop(), m.clause,
+                             reading.said(m.end, end))
+                out.append(Stated(q, tuple((ref, p) for [(ref, p, _)] in params)))
+        return out
+
     def _bounding(self, stated: Stated) -> Stated:
         """A bound holds for every parameter in its unit of the robots it is said of ("stay
         below 4 metres, search ...": the takeoff's altitude too)."""
@@ -1497,18 +1525,21 @@ class Intent(IntentChecks, Rule):
                                           if family is None else not family.isdisjoint(
                                               p.split("_"))))
 
-    def _unclear(self, reading: Reading, start: int, valued: set[int]) -> str | None:
+    def _unclear(self, reading: Reading, start: int, valued: set[int],
+                 near_points: set[int]) -> str | None:
         # where each known thing is named (the robots' mentions as read for the brief: where
         # they stand does not depend on what "stays" says of them); a scope that covers a point
-        # or a zone (``valued``) rules that out
+        # or a zone (``valued``) rules that out, but a part of space near points (of
+        # ``near_points``: "except the part near x 5, y 5") is no place the gate can tell
         known: list[int] | None = None
         words = reading.words
         for scope in reading.scopes:
-            if scope.start < start or scope.at in valued:
+            parts = scope.cue in _LEAVING_OUT and _leaves_out(reading, scope.at) \
+                and not SPACE_PARTS.isdisjoint(words[scope.start:scope.end])
+            if scope.start < start or (scope.at in valued and not (
+                    parts and scope.at in near_points)):
                 continue
-            if not (scope.opens and scope.cue in _PROHIBITIONS) and not (
-                    scope.cue in _LEAVING_OUT and _leaves_out(reading, scope.at)
-                    and not SPACE_PARTS.isdisjoint(words[scope.start:scope.end])):
+            if not (scope.opens and scope.cue in _PROHIBITIONS) and not parts:
                 continue
             if known is None:
                 known = sorted([m.start for m in reading.mentions(self.robots, stays=True)]
@@ -1517,7 +1548,7 @@ class Intent(IntentChecks, Rule):
             if not (first < len(known) and known[first] < scope.end) and (
                     reading.nothing_moves is None) and not _anything_else(reading, scope):
                 return f"{scope.cue} {reading.said(scope.start, scope.end)}".strip()
-        return None
+        return _part_only(reading, start)
 
 
 # the cues that rule out what follows them, said of nothing the gate knows, leave the request
@@ -1539,6 +1570,36 @@ SPACE_PARTS = frozenset({
     "houses", "crowd", "marsh", "swamp", "shore", "beach", "parking", "yard"})
 
 
+def _part_only(reading: Reading, start: int) -> str | None:
+    """A part of space the request keeps to, which the gate cannot place: said after
+    "only" or "just" ("search x 0 to 5, y 0 to 5; only the western half"), or of a zone
+    ("the western half of x 0 to 5, y 0 to 5"); the saying, or None."""
+    words = reading.words
+    for j in reading.where(_PART_WORDS):
+        if j < start:
+            continue
+        k, end = j - 1, j + 1  # over what qualifies the part ("only the western half")
+        while k >= max(start, j - 3) and (words[k] in ARTICLES or words[k] in _PART_WORDS):
+            k -= 1
+        while end < len(words) and words[end] in _PART_WORDS:
+            end += 1
+        if k >= start and words[k] in _ONLY_PART and reading.clause_of[k] == reading.clause_of[j]:
+            return reading.said(k, end)
+        if words[end:end + 1] == ("of",) and end + 1 < len(words) and (
+                words[end + 1] in ("x", "y") or words[end + 1][0].isdigit()):
+            return reading.said(k + 1, end + 1)  # "the western half of"
+    return None
+
+
+# the parts of space said by a word (of SPACE_PARTS) that a request may keep to
+_PART_WORDS = frozenset({
+    "half", "halves", "part", "side", "corner", "strip", "edge", "quarter", "third", "section",
+    "sector", "portion", "middle", "centre", "center", "perimeter", "border", "north", "south",
+    "east", "west", "northern", "southern", "eastern", "western", "northeast", "northwest",
+    "southeast", "southwest"})
+_ONLY_PART = frozenset({"only", "just", "solely", "exclusively"})
+
+
 def _leaves_out(reading: Reading, at: int) -> bool:
     """Whether the cue at word ``at`` leaves out a part of what is asked: any of
     ``_LEAVING_OUT`` but "not", which does only set off ("..., not the northern half", "but not
@@ -1548,12 +1609,13 @@ def _leaves_out(reading: Reading, at: int) -> bool:
     return bool(at) and (reading.words[at - 1] == "but" or any(
         c in reading.seps[at - 1] for c in ",;(\u2014\u2013"))
 
-_PRONOUNS = (("it",), ("them",))
+
+_PRONOUNS = (("it",), ("them",))  # right after a verb: the robot named before, named again
 # the verbs that give a thing to whom follows it ("hand the bottle to the dog")
 GIVING = frozenset({f"{verb}{end}" for verb in ("hand", "pass", "deliver", "send", "bring")
                     for end in ("", "s", "ing")} | {
     "give", "gives", "giving", "take", "takes", "taking", "carry", "carries", "carrying",
-    "get", "gets", "getting"})  # right after a verb: the robot named before, named again
+    "get", "gets", "getting"})
 _ANY = frozenset({"anything", "anyone", "anybody", "anywhere", *UNIVERSAL})
 
 

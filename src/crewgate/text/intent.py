@@ -1515,6 +1515,18 @@ class Reading:
                 return j - 1, low
         return None
 
+    def bare_number(self, i: int) -> tuple[float, int] | None:
+        """The number said without a unit at word ``i``, and where it ends ("take off to 6"); None
+        for any other word, a number with a unit, or a range's, point's or quantity's."""
+        words = self.words
+        if i >= len(words) or not words[i][0].isdigit():
+            return None
+        value, unit, end = self._number_at(i)
+        if value is None or unit is not None or self._in_range(i, end) or (
+                end < len(words) and (words[end] in UNITS or words[end][0].isdigit())):
+            return None  # "6 m", "0 to 5", "6, 3", "6 3"
+        return value, end
+
     def _in_range(self, start: int, end: int) -> bool:
         """A bound of a range or a coordinate of a labelled point, not a quantity of its own."""
         before = self.words[max(0, start - 2):start]
