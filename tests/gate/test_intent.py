@@ -801,11 +801,22 @@ def test_never_mind_before_a_thing_takes_nothing_back(sar: Crew) -> None:
     # (each landing was accepted)
     ("Search x 0 to 5, y 0 to 5 and stay up there.", "stay up there"),
     ("Search x 0 to 5, y 0 to 5, then stay overhead.", "stay overhead"),
+    # "hover" said after every action asked: where the drone ends (the landing was accepted)
+    ("Search x 0 to 5, y 0 to 5 and hover.", "hover"),
+    ("Search x 0 to 5, y 0 to 5, then hover there.", "hover"),
 ])
 def test_a_state_the_request_keeps_rules_out_what_ends_it(sar: Crew, request_: str,
                                                           said: str) -> None:
     assert found(check(sar, request_, plan("search_only", *SEARCH, LAND))) == [
         (2, "negated_step", f"the request keeps iris airborne ({said!r}); iris.land ends it")]
+
+
+@pytest.mark.parametrize("request_", [
+    "Take off and hover at 3 m, then search x 0 to 5, y 0 to 5 and land.",  # a landing after
+    "Search x 0 to 5, y 0 to 5 and land; don't hover.",
+])
+def test_a_hover_before_the_landing_keeps_nothing(sar: Crew, request_: str) -> None:
+    assert Gate(sar).intent.brief(request_).keeps == []
 
 
 @pytest.mark.parametrize("request_", [

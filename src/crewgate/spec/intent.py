@@ -797,6 +797,9 @@ class Intent(IntentChecks, Rule):
                     for phrase in (fname.replace("_", " "), *KEPT_STATES[fname]):
                         states.setdefault(_phrases(phrase), set()).add(f"{name}.{fname}")
         self.states = _freeze(states)
+        # the robots kept in the air by "hover" said last ("search ... and hover")
+        self._hovering = frozenset(ref.partition(".")[0] for refs in states.values()
+                                   for ref in refs if ref.endswith(".airborne"))
         self.objects = _freeze({_phrases(p): {n} for n, obj in crew.objects.items()
                                 for p in (n, *obj.aliases) if _phrases(p)})
         self._foreign = self._foreign_nouns()
@@ -1109,6 +1112,8 @@ class Intent(IntentChecks, Rule):
                           if ref.endswith(f".{field_}")}
                 brief.keeps.append((frozenset(robots & named or robots), field_,
                                     reading.said(k, m.end)))
+        if self._hovering and (hover := self._hovers(reading, start)) is not None:
+            brief.keeps.append((self._hovering, "airborne", hover))
         if bounded and (negated_actions or negated_robots):
             negated_actions, negated_robots = (
                 [m for m in found if (scope := reading.negating(m.start)) is None
@@ -1130,6 +1135,19 @@ class Intent(IntentChecks, Rule):
             facts = brief.asked_facts = _less_left_out(facts, brief)
         brief.gives = self._given(brief, facts)
         return brief
+
+    def _hovers(self, reading: Reading, start: int) -> str | None:
+        """"Hover" said after every action the request asks ("search x 0 to 5, y 0 to 5 and
+        hover"): the state it ends in, airborne (not "take off and hover at 5 m, then search
+        and land"); its saying, or None."""
+        found = [i for i in reading.where(_HOVER) if i >= start]
+        if not found:
+            return None
+        last = found[-1]
+        if reading.negating(last) is not None or any(
+                m.start > last for m in reading.mentions(self.skills)):
+            return None  # (not "... and land; don't hover")
+        return reading.said(last, last + 1)
 
     def _recipients(self, reading: Reading, things: Sequence[Mention],
                     robots: Sequence[Mention]) -> list[tuple[frozenset[str], str]]:
@@ -1611,6 +1629,7 @@ def _leaves_out(reading: Reading, at: int) -> bool:
 
 
 _PRONOUNS = (("it",), ("them",))  # right after a verb: the robot named before, named again
+_HOVER = frozenset({"hover", "hovers"})  # said last: the drone stays up (Intent._hovers)
 # the verbs that give a thing to whom follows it ("hand the bottle to the dog")
 GIVING = frozenset({f"{verb}{end}" for verb in ("hand", "pass", "deliver", "send", "bring")
                     for end in ("", "s", "ing")} | {
