@@ -1593,9 +1593,10 @@ def _part_only(reading: Reading, start: int) -> str | None:
     "only" or "just" ("search x 0 to 5, y 0 to 5; only the western half"), or of a zone
     ("the western half of x 0 to 5, y 0 to 5"); the saying, or None."""
     words = reading.words
+    end = 0
     for j in reading.where(_PART_WORDS):
-        if j < start:
-            continue
+        if j < max(start, end):
+            continue  # (inside a run of part words read already: each word read once)
         k, end = j - 1, j + 1  # over what qualifies the part ("only the western half")
         while k >= max(start, j - 3) and (words[k] in ARTICLES or words[k] in _PART_WORDS):
             k -= 1

@@ -367,10 +367,11 @@ MODALS = frozenset({"must", "should", "shall", "will", "can", "may", "might", "w
 NEGATED_MODALS = frozenset({"mustn", "shouldn", "shan", "won", "can", "wouldn", "couldn",
                             "needn", "mightn"})  # before "t" ("shouldn't")
 MODAL_REACH = 3
-# the words a stated value is written with besides its numbers ("x 2, y 3 m", "y from 1 to 2")
-VALUE_WORDS = frozenset({"x", "y", *METRES, "from", "to", "in", "between", "and", "through"})
+# the words a stated value is written with besides its numbers ("x 2, y 3 m", "y from 1 to 2"):
+# those that join its parts, and the axes and units
+_VALUE_LINKS = frozenset({"from", "to", "in", "between", "and", "through"})
+VALUE_WORDS = frozenset({"x", "y", *METRES, *_VALUE_LINKS})
 VALUE_REACH = 6  # words a negated value is read past its scope's end, at most
-_VALUE_LINKS = frozenset({"from", "to", "in", "between", "and", "through"})  # (of VALUE_WORDS)
 # what can follow a mention right away ("to" only after another modal: "the rover to the
 # victim" is no modal)
 _FIRST_MODALS = (MODALS - {"to"}) | NEGATED_MODALS

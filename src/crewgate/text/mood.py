@@ -116,6 +116,7 @@ _PAST_VERBS = frozenset(PAST_VERBS)
 # told ("I have sent the rover", "it should have gone", "the bottle was handed over")
 _CAUSATIVES = frozenset({"get", "have", "need", "needs", "want", "wants", "like", "let", "make",
                          "keep", "please", "see", "be"})
+CAUSATIVE_REACH = 8  # words before the participle, at most ("have the red cube carried")
 _TOLD_AFTER = frozenset({"has", "have", "had", "ve", "d", "already", "just", "was", "were",
                          "been"})
 # what the operator gives for it to be done ("wait for my confirmation", "after my go")
@@ -364,7 +365,8 @@ def idle_parts(words: Sequence[str], seps: Sequence[str], clause_starts: Sequenc
             k = bisect_right(starts, start) - 1
             verb = tuple(words[start:end]) in _PAST_VERBS
             if verb and start > starts[k] and words[start - 1] not in _TOLD_AFTER \
-                    and not _CAUSATIVES.isdisjoint(words[starts[k]:start]):
+                    and not _CAUSATIVES.isdisjoint(
+                        words[max(starts[k], start - CAUSATIVE_REACH):start]):
                 continue  # "have the bottle carried to room_b": asked
             if k in alone and kind is TELLS and not verb:
                 alone.discard(k)  # "the rover went there yesterday": told, saying "yesterday"

@@ -80,7 +80,7 @@ def fold(text: str) -> str:
     """:func:`clean`, then casefold and NFKC again (idempotent: folding a folded text changes
     nothing)."""
     if text.isascii():
-        return _CONTRACTED.sub(_contraction, text).lower()
+        return clean(text).lower()
     return unicodedata.normalize("NFKC", clean(text).casefold())
 
 
