@@ -7,7 +7,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from crewgate.text.intent import CLAUSE_JOINS, SCAN_WORDS, Reading
+from crewgate.spec import load_crew
+from crewgate.spec.intent import IN_ORDER
+from crewgate.text.intent import CLAUSE_JOINS, CUES, SCAN_WORDS, Reading, _by_first
 
 PIECES = ["and", "but", "or", "then", "so", "yet", "while", "the", "drone", "rover", "go",
           "land", "x", "5", "2.5", ",", ".", ";", ":", "!", "?", " - ", "—", "–", ", and"]
@@ -64,3 +66,22 @@ def test_a_long_request_lists_every_word_at_once_a_short_one_only_those_looked_u
     short = Reading("the drone and the rover")
     assert short._at("the") == [0, 3]
     assert list(short._positions) == ["the"]
+
+
+_SAR_INTENT = load_crew("sar").intent
+_CUE_WORDS = sorted({w for table in _SAR_INTENT._index.tables for phrase in table
+                     for w in phrase[:3]})
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([*_CUE_WORDS, "the", "x", "5", ",", "."]), max_size=40))
+def test_the_tables_looked_up_together_find_what_each_finds_alone(words: list[str]) -> None:
+    """A crew's reading finds its cues and names in one pass (``PhraseIndex``): for every table,
+    what that pass finds is what looking the table up alone finds."""
+    reading = Reading(" ".join(words), index=_SAR_INTENT._index)
+    tables = _SAR_INTENT._index.tables
+    assert len(tables) == 17  # 10 cue tables, IN_ORDER and the crew's 6 tables of names
+    for table in tables:
+        assert sorted(reading._starts(table)) == sorted(reading._scan(_by_first(table)))
+    # a table not indexed is looked up alone
+    assert Reading("in that order", index=CUES).find(IN_ORDER) == [(0, 3)]

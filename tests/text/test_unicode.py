@@ -5,6 +5,7 @@ every request "stated" that location)."""
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,6 +22,8 @@ from crewgate.text import RequestFacts, Vocabulary, fold, phrase_key, words
 from crewgate.text.phrases import DEST, quote
 
 ROOM_B = "  room_b: {pose: [0.0, -1.0]}\n"
+# the module (crewgate.text's ``words`` is its function)
+_WORDS = importlib.import_module("crewgate.text.words")
 
 
 @pytest.mark.parametrize(
@@ -125,3 +128,17 @@ def test_an_alias_without_words_is_never_stated() -> None:
             ["yard"] if "yard" in request else []), request
     assert places.resolve("🚀") == "dock"
     assert places.resolve("!!!") == "dock"
+
+
+_NEGATION_BITS = ("do", "Does", "DID", "is", "are", "Was", "were", "has", "HAVE", "had", "should",
+                  "would", "could", "must", "need", "might", "ca", "Wo", "sha", "n", "nt", "N;T",
+                  "n:t", "n`t", "n't", "t", "donot", "DoNot", "dnt", "DNT", "x", "1", "_", "-",
+                  "'", " ", "  ", "\t", ",", ".")
+
+
+@given(st.lists(st.sampled_from(_NEGATION_BITS), max_size=12).map("".join))
+def test_a_negation_typed_without_its_apostrophe_is_found_as_the_case_blind_pattern_finds_it(
+        text: str) -> None:
+    # an ASCII text is searched lower-cased, with a case-sensitive pattern (a third of the
+    # case-blind one's time): the same matches, each stem kept as written
+    assert _WORDS._uncontracted(text) == _WORDS._CONTRACTED.sub(_WORDS._contraction, text)

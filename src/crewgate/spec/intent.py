@@ -27,6 +27,7 @@ from crewgate.text.inflect import gerund
 from crewgate.text.intent import (
     ARTICLES,
     CLAUSE_JOINS,
+    CUES,
     HAZARD_CUES,
     KEEPING_AWAY,
     MODAL_REACH,
@@ -803,6 +804,9 @@ class Intent(IntentChecks, Rule):
         self.objects = _freeze({_phrases(p): {n} for n, obj in crew.objects.items()
                                 for p in (n, *obj.aliases) if _phrases(p)})
         self._foreign = self._foreign_nouns()
+        # every table a reading looks up, found in one pass (crewgate.text.intent.PhraseIndex)
+        self._index = CUES.extended((IN_ORDER, self.robots, self.places, self.objects,
+                                     self.skills, self.gerunds, self.states))
 
     # -- holding a plan to a request ----------------------------------------------------------
 
@@ -936,7 +940,7 @@ class Intent(IntentChecks, Rule):
                          for w in nouns) - own
 
     def read(self, text: str) -> Brief:
-        reading = Reading(text, self._verbs, self._foreign)
+        reading = Reading(text, self._verbs, self._foreign, self._index)
         brief = Brief(text, universal=reading.universal)
         start, rest = 0, text  # where what is asked begins, and the text from there
         # the last cue that takes back what came before; a correction that names nothing after

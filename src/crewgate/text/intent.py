@@ -20,7 +20,7 @@ from itertools import accumulate, chain, compress, repeat
 from operator import attrgetter, contains, eq, itemgetter, sub
 from typing import Any, Generic, NamedTuple, TypeVar, overload
 
-from crewgate.text.mood import NO, Idle, answers_no, idle_parts
+from crewgate.text.mood import FOUND_TABLES, NO, Idle, answers_no, idle_parts
 from crewgate.text.phrases import PRONOUNS
 from crewgate.text.spelled import FIRST as SPELLED_FIRST
 from crewgate.text.spelled import and_a_half, with_unit
@@ -530,18 +530,56 @@ class _once(Generic[T]):
         return value
 
 
+class PhraseIndex:
+    """Several phrase tables' phrases by their first word, each with its table's place: a
+    reading finds every table's phrases in one pass over the words the request shares with them
+    (one look-up of a dozen tables, where looking up each alone costs a set intersection and a
+    loop of its own). A table not indexed is looked up alone."""
+
+    def __init__(self, tables: Iterable[Phrases]) -> None:
+        self.tables = tuple(tables)  # (kept: their ids name them while the index lives)
+        self.place = {id(table): k for k, table in enumerate(self.tables)}
+        # by first word: the one-word phrases, and the longer ones by their second word (a
+        # word such as "once" begins some ninety cues: only those that go on as the request
+        # does are compared)
+        self.by_first: dict[str, tuple[list[tuple[int, tuple[str, ...]]],
+                                       dict[str, list[tuple[int, tuple[str, ...]]]]]] = {}
+        for k, table in enumerate(self.tables):
+            for phrase in table:
+                if phrase:
+                    single, longer = self.by_first.setdefault(phrase[0], ([], {}))
+                    if len(phrase) == 1:
+                        single.append((k, phrase))
+                    else:
+                        longer.setdefault(phrase[1], []).append((k, phrase))
+
+    def extended(self, tables: Iterable[Phrases]) -> PhraseIndex:
+        """This index and these tables (a crew's names beside the cues)."""
+        return PhraseIndex((*self.tables, *tables))
+
+
+
+# the cues every reading looks for, looked up together
+CUES = PhraseIndex((NEGATIONS, DROPS, TAKING_BACK, BARE_PROHIBITIONS, _CORRECTING_PHRASES,
+                    _CALLING_OFF, NOTHING_MOVES, *FOUND_TABLES))
+
+
 class Reading:
     """One request, read once; mentions of any phrase table are found on demand."""
 
     def __init__(self, text: str, verbs: frozenset[str] = frozenset(),
-                 foreign: frozenset[str] = frozenset()) -> None:
+                 foreign: frozenset[str] = frozenset(), index: PhraseIndex | None = None
+                 ) -> None:
         """``verbs``: the words an action the caller knows begins with ("drive", "send"): a
         prohibition's list ends at a comma before one ("do not send the drone, drive the rover
         ...": the rover is asked), unless "or" or "nor" follows in its clause ("do not send
         the dog, walk the humanoid or wave": a list of what is not to be done). ``foreign``:
         the nouns of robots the caller's crew does not have ("boat"), whose parts ask nothing
-        of it (:attr:`idle`)."""
+        of it (:attr:`idle`). ``index``: the tables looked up together (``CUES``: the cues'
+        alone; a crew's :class:`~crewgate.spec.intent.Intent` adds its names)."""
         self.text = text
+        self._index = CUES if index is None else index
+        self._found: list[list[tuple[int, tuple[str, ...]]]] | None = None
         self.verbs = verbs
         self.foreign = foreign
         self.words, self.seps = word_stream(text)
@@ -593,9 +631,33 @@ class Reading:
         """Where any of these words stands, in order."""
         return sorted(i for w in these.intersection(self._vocabulary) for i in self._at(w))
 
-    def _starts(self, by_first: Mapping[str, list[tuple[str, ...]]]
-                ) -> list[tuple[int, tuple[str, ...]]]:
-        """Where a phrase of the table starts, with it."""
+    def _starts(self, table: Phrases) -> list[tuple[int, tuple[str, ...]]]:
+        """Where a phrase of the table starts, with it (an indexed table's found with every
+        other's, once; not in any order)."""
+        index = self._index
+        k = index.place.get(id(table))
+        if k is None or index.tables[k] is not table:
+            return self._scan(_by_first(table))
+        found = self._found
+        if found is None:
+            found = self._found = [[] for _ in index.tables]
+            words = self.words
+            last = len(words) - 1
+            by_first = index.by_first
+            for word in by_first.keys() & self._vocabulary:
+                single, longer = by_first[word]
+                for i in self._at(word):
+                    for at, phrase in single:
+                        found[at].append((i, phrase))
+                    if i < last and (phrases := longer.get(words[i + 1])) is not None:
+                        for at, phrase in phrases:
+                            if words[i:i + len(phrase)] == phrase:
+                                found[at].append((i, phrase))
+        return found[k]
+
+    def _scan(self, by_first: Mapping[str, list[tuple[str, ...]]]
+              ) -> list[tuple[int, tuple[str, ...]]]:
+        """Where a phrase of one table starts, with it."""
         words = self.words
         out = []
         # the words in both (in C, walking the smaller: a cue list is short, a crew's names many)
@@ -611,7 +673,7 @@ class Reading:
 
     def find(self, phrases: tuple[tuple[str, ...], ...]) -> list[tuple[int, int]]:
         """Where each phrase occurs as whole words, (start, end), in order."""
-        return sorted({(i, i + len(phrase)) for i, phrase in self._starts(_by_first(phrases))})
+        return sorted({(i, i + len(phrase)) for i, phrase in self._starts(phrases)})
 
     def through_values(self, scope: Scope) -> int:
         """Past the values that continue at the scope's end (numbers, axis labels, units: a
@@ -1066,8 +1128,7 @@ class Reading:
 
     def _find_mentions(self, table: PhraseTable, stays: bool, left: bool) -> list[Mention]:
         # by start, the longest first (one phrase per start and length)
-        spans = sorted([(i, -len(phrase), phrase) for i, phrase in self._starts(
-            _by_first(table))])
+        spans = sorted([(i, -len(phrase), phrase) for i, phrase in self._starts(table)])
         out: list[Mention] = []
         taken_until = -1
         for start, size, phrase in spans:

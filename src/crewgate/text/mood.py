@@ -284,6 +284,7 @@ _KIND = {**dict.fromkeys(PLAN_ONLY, PLAN_KIND), **dict.fromkeys((*PAST, *PAST_VE
          **dict.fromkeys(LATER, LATER_KIND)}
 
 
+
 def _by_first(cues: tuple[tuple[str, ...], ...]) -> dict[str, tuple[tuple[str, ...], ...]]:
     out: dict[str, list[tuple[str, ...]]] = {}
     for cue in cues:
@@ -423,6 +424,9 @@ EVENTS = frozenset({"meeting", "meetings", "briefing", "break", "lunch", "dinner
                     "demo", "visit", "lecture", "class", "ceremony", "party", "weekend",
                     "holidays", "holiday"})
 _UPON = (("after",), ("once",), ("when",), ("as", "soon", "as"))
+# the phrase tables idle_parts looks for with the reading's ``find`` (crewgate.text.intent's
+# PhraseIndex finds them with the reading's other cues, in one pass)
+FOUND_TABLES = (_CUES, EXECUTING, _UPON)
 _OF_EVENT = frozenset({"the", "my", "our", "this", "today", "s", "your", "their", "next"})
 # ... or what people do that the crew cannot see ("when the visitors leave", "once the medics
 # arrive")

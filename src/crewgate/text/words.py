@@ -44,9 +44,12 @@ _ASCII = frozenset(map(chr, range(128)))
 # a negation typed without its apostrophe, or with another mark or a space in its place
 # ("dont", "shouldnt", "cant", "don;t", "do n't", "donot"), as the apostrophe writes it: every
 # reader of a negation reads it ("don't"). One pass, no repetition but the word's own letters.
-_CONTRACTED = re.compile(
+_CONTRACTED_WORDS = (
     r"\b(do|does|did|is|are|was|were|has|have|had|should|would|could|must|need|might|ca|wo|sha)"
-    r"(?:n[;:`]?t|\s+n't)\b|\b(donot)\b|\b(dnt)\b", re.IGNORECASE)
+    r"(?:n[;:`]?t|\s+n't)\b|\b(donot)\b|\b(dnt)\b")
+_CONTRACTED = re.compile(_CONTRACTED_WORDS, re.IGNORECASE)
+# the same in a lower-cased ASCII text: a third of the case-blind pattern's time
+_CONTRACTED_LOWER = re.compile(_CONTRACTED_WORDS)
 
 
 def _contraction(m: re.Match[str]) -> str:
@@ -55,6 +58,23 @@ def _contraction(m: re.Match[str]) -> str:
     return "do not" if m.group(2) is not None else "don't"
 
 
+def _uncontracted(text: str) -> str:
+    """An ASCII text with ``_CONTRACTED`` written out: found in the text lower-cased (the same
+    length, the same word boundaries), the stem kept as the text writes it."""
+    out: list[str] = []
+    last = 0
+    for m in _CONTRACTED_LOWER.finditer(text.lower()):
+        stem = m.start(1)
+        out += (text[last:m.start()], f"{text[stem:m.end(1)]}n't" if stem >= 0 else (
+            "do not" if m.start(2) >= 0 else "don't"))
+        last = m.end()
+    if not out:
+        return text
+    out.append(text[last:])
+    return "".join(out)
+
+
+@lru_cache(maxsize=32)
 def clean(text: str) -> str:
     """The text as it reads: NFKC ("，" -> ",", "５" -> "5"), without the characters that are
     written but not seen (Unicode's format characters: zero-width spaces and joiners, soft
@@ -62,9 +82,10 @@ def clean(text: str) -> str:
     dash written for a minus sign made "-", and a negation typed without its apostrophe
     written with it (``_CONTRACTED``: "dont" -> "don't"). An ASCII text needs only the last.
     (Linear: one normalization, the distinct characters looked at once, one translation, two
-    patterns, one with a one-character lookbehind.)"""
+    patterns, one with a one-character lookbehind. The last texts cleaned are kept: each reader
+    of a request cleans it.)"""
     if text.isascii():
-        return _CONTRACTED.sub(_contraction, text)
+        return _uncontracted(text)
     text = unicodedata.normalize("NFKC", text.replace("\u00b4", "'"))
     chars = set(text).difference(_ASCII)  # (every format character and apostrophe is not)
     table: dict[int, str | None] = {ord(c): None for c in chars
