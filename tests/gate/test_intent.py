@@ -479,6 +479,19 @@ _FOREIGN_FIX = ("to have the crew do it, name a robot of the crew (or give the w
      "to have it done now, ask for it"),
     ("I sent the rover to x 2, y 3.", "tells what happened ('sent')",
      "to have it done now, ask for it"),
+    # what a robot might do: a supposition (each drove)
+    ("The rover might go to x 2, y 3.", "supposes ('might go')",
+     "to have it done now, ask for it"),
+    ("I think the rover might need to drive to x 2, y 3.", "supposes ('might need')",
+     "to have it done now, ask for it"),
+    ("We might drive the rover to x 2, y 3.", "supposes ('might drive')",
+     "to have it done now, ask for it"),
+    # some day, not now (each drove)
+    ("It would be nice if the rover drove to x 2, y 3 at some point.",
+     "asks for it later ('at some point')",
+     "to have it done now, ask without 'at some point'"),
+    ("Drive the rover to x 2, y 3 someday.", "asks for it later ('someday')",
+     "to have it done now, ask without 'someday'"),
 ])
 
 
@@ -534,6 +547,10 @@ def test_a_verb_in_the_past_beside_what_is_asked_leaves_it_asked(
     # a plan asked for, then to be run (it was refused as a plan only)
     "Prepare a plan to drive the rover to x 2, y 3, then execute it.",
     "Make a plan: drive the rover to x 2, y 3. Run it.",
+    # "might" in a polite request
+    "You might want to drive the rover to x 2, y 3.",
+    "We might want to drive the rover to x 2, y 3.",
+    "You might as well drive the rover to x 2, y 3.",
 ])
 def test_a_polite_request_or_one_beside_a_question_asks(sar: Crew, request_: str) -> None:
     """Questions that are requests ask; a question beside a request takes nothing from it.
@@ -548,6 +565,8 @@ def test_a_polite_request_or_one_beside_a_question_asks(sar: Crew, request_: str
      "asks a question ('is the rover free?')"),
     ("Search x 0 to 5, y 0 to 5 with the drone and land; we'll drive the rover ourselves.",
      "leaves it to someone else (\"we'll drive the rover ourselves\")"),
+    ("Search x 0 to 5, y 0 to 5 with the drone and land. The rover might drive there later.",
+     "supposes ('might drive')"),
 ])
 def test_what_a_part_that_asks_nothing_names_is_not_asked(sar: Crew, request_: str,
                                                           later: str) -> None:

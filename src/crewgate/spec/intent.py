@@ -918,9 +918,10 @@ class Intent(IntentChecks, Rule):
             "correction replaces what it corrects.",
             "- If it asks nothing to be done now, answer with no steps: a question (\"how long "
             "would the rover take to ...?\", \"is the drone able to ...?\"; not a polite request "
-            "such as \"can you ...?\"), a supposition (\"what if ...\"), what happened "
-            "(\"yesterday ...\"), something for later (\"tomorrow\", \"on my mark\", \"once "
-            "I confirm\", \"prepare to ...\"), a plan only (\"don't execute it\") or what "
+            "such as \"can you ...?\"), a supposition (\"what if ...\", \"the rover might "
+            "...\"), what happened (\"yesterday ...\"), something for later (\"tomorrow\", "
+            "\"at some point\", \"on my mark\", \"once I confirm\", \"prepare to ...\"), "
+            "a plan only (\"don't execute it\") or what "
             "someone else does (\"I'll drive there myself\", \"tell the medics to go to ...\"); "
             "a part of it that asks nothing now asks for no step.",
         ])

@@ -146,6 +146,7 @@ LATER: tuple[tuple[str, ...], ...] = (
     ("in", "a", "few", "minutes"), ("in", "a", "minute"), ("in", "the", "morning"),
     ("in", "the", "afternoon"), ("in", "the", "evening"), ("next", "time"),
     ("another", "time"), ("some", "other", "time"), ("next", "mission"),
+    ("at", "some", "point"), ("some", "day"), ("someday",), ("one", "of", "these", "days"),
     *(("on", "my", w) for w in ("mark", "signal", "command", "go", "order", "word")),
     *((wait, *for_, "my", w) for wait, for_ in (
         ("wait", ("for",)), ("waits", ("for",)), ("waiting", ("for",)), ("await", ()),
@@ -346,6 +347,8 @@ def idle_parts(words: Sequence[str], seps: Sequence[str], clause_starts: Sequenc
         cues = sorted([*cues, *_laters(words, seps, verbs, find)])
     if "ask" in vocabulary and "me" in vocabulary:
         cues = sorted([*cues, *_ask_me(words, seps, find)])
+    if "might" in vocabulary or "mightn" in vocabulary:
+        cues = sorted([*cues, *_mights(words, find)])
     others = not ACTOR_WORDS.isdisjoint(vocabulary) or not robots.isdisjoint(vocabulary)
     answered = "?" in text and not _NO_ANSWER.isdisjoint(vocabulary)
     if not cues and not others and not answered and OPENINGS.isdisjoint(vocabulary):
@@ -424,9 +427,10 @@ EVENTS = frozenset({"meeting", "meetings", "briefing", "break", "lunch", "dinner
                     "demo", "visit", "lecture", "class", "ceremony", "party", "weekend",
                     "holidays", "holiday"})
 _UPON = (("after",), ("once",), ("when",), ("as", "soon", "as"))
+_MIGHT = (("might",), ("mightn", "t"))  # (see _mights)
 # the phrase tables idle_parts looks for with the reading's ``find`` (crewgate.text.intent's
 # PhraseIndex finds them with the reading's other cues, in one pass)
-FOUND_TABLES = (_CUES, EXECUTING, _UPON)
+FOUND_TABLES = (_CUES, EXECUTING, _UPON, _MIGHT)
 _OF_EVENT = frozenset({"the", "my", "our", "this", "today", "s", "your", "their", "next"})
 # ... or what people do that the crew cannot see ("when the visitors leave", "once the medics
 # arrive")
@@ -474,6 +478,28 @@ def _laters(words: Sequence[str], seps: Sequence[str], verbs: frozenset[str],
             said = words[start:k]
             if _NOW.isdisjoint(said) and sum(w in verbs for w in said) == 1:
                 out.append((k, k + 1, LATER_KIND))
+    return out
+
+
+# after "might", a polite request ("might I suggest ...", "might you ...", "... might as well
+# ..."); so is "you might ..." and "we might want to ..."
+_POLITE_AFTER_MIGHT = frozenset({"i", "we", "you", "u", "as"})
+_POLITE_MIGHT = frozenset({"want", "wanna", "like", "wish"})
+
+
+def _mights(words: Sequence[str], find: Find) -> list[tuple[int, int, str]]:
+    """"Might" said of what a robot or anyone may do: a supposition, not a request ("the dog
+    might go to room_b", "it might need to land", "the dog might want to go"); not a polite
+    request ("you might want to send ...", "we might want to ...", "might I suggest ...",
+    "... might as well ...")."""
+    out = []
+    for k, end in find(_MIGHT):
+        after = words[end] if end < len(words) else ""
+        before = words[k - 1] if k else ""
+        if after in _POLITE_AFTER_MIGHT or before in YOU or (
+                before == "we" and after in _POLITE_MIGHT):
+            continue
+        out.append((k, min(end + 1, len(words)), SUPPOSES))
     return out
 
 
