@@ -2256,6 +2256,26 @@ def _climb(altitude: float) -> dict[str, Any]:
     ("2 and a half m", 2.5, []),
     ("half a metre", 3, [(None, "out_of_range", "the request states 'half a metre' (for "
                           "iris.takeoff altitude), outside what it takes: [1, 10]")]),
+    # decimetres, inches and miles are lengths too ("50 dm" was read as 50, out of range)
+    ("50 dm", 5, []),
+    ("40 dm", 5, [(0, "substituted_value", "the request states '40 dm' for iris.takeoff "
+                   "altitude; the plan gives 5")]),
+    ("120 inches", 3.048, []),
+    ("120 inches", 3, [(0, "substituted_value", "the request states '120 inches' for "
+                        "iris.takeoff altitude; the plan gives 3")]),
+    # the value that arithmetic around a quantity makes (the quantity alone was taken: "twice
+    # 2 m" let the drone climb to 2 m)
+    ("twice 2 m", 4, []),
+    ("twice 2 m", 2, [(0, "substituted_value", "the request states 'twice 2 m' for "
+                       "iris.takeoff altitude; the plan gives 2")]),
+    ("5 m plus 1", 6, []),
+    ("5 m plus 1", 5, [(0, "substituted_value", "the request states '5 m plus 1' for "
+                        "iris.takeoff altitude; the plan gives 5")]),
+    ("6 m minus 50 cm", 5.5, []),
+    ("4 m + 1 m", 5, []),
+    ("2 m times 2", 4, []),
+    ("3 times 2 m", 6, []),
+    ("half of 8 m", 4, []),
 ])
 def test_a_quantity_in_another_unit_is_held_in_the_parameters(
         sar: Crew, stated: str, altitude: float,

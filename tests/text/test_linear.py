@@ -77,6 +77,11 @@ PADDING = {
         "search x 0 to 9, y 0 to 9 except x 1 to 2 but not y 3 to 4; send the boat, the "
         "the the humanoid should go with the drone to the tank. i mean room_b, make that x 2, "
         "y 3. wait. hold on. once i confirm, prepare to fly the helicopter. "),
+    # arithmetic around quantities, parts of space said of them, and suppositions (each
+    # quantity's part looked up by bisection)
+    "arithmetic and parts": lambda: _repeat(
+        "take off to half of 8 m plus 1, twice 2 dm + 3 m, half of 2 m times 2 and the east "
+        "the rover might go. "),
 }
 
 

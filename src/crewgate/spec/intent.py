@@ -1599,6 +1599,7 @@ def _part_only(reading: Reading, start: int) -> str | None:
     ("the western half of x 0 to 5, y 0 to 5"); the saying, or None."""
     words = reading.words
     end = 0
+    reckoned: list[int] | None = None  # where each quantity begins (looked up by bisection)
     for j in reading.where(_PART_WORDS):
         if j < max(start, end):
             continue  # (inside a run of part words read already: each word read once)
@@ -1611,7 +1612,12 @@ def _part_only(reading: Reading, start: int) -> str | None:
             return reading.said(k, end)
         if words[end:end + 1] == ("of",) and end + 1 < len(words) and (
                 words[end + 1] in ("x", "y") or words[end + 1][0].isdigit()):
-            return reading.said(k + 1, end + 1)  # "the western half of"
+            if reckoned is None:
+                reckoned = [q.start for q in reading.quantities]
+            q = bisect_right(reckoned, j) - 1
+            if q < 0 or j >= reading.quantities[q].end:
+                return reading.said(k + 1, end + 1)  # "the western half of" (not "half of
+                # 6 m": a quantity's words)
     return None
 
 

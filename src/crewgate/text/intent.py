@@ -530,6 +530,12 @@ class _once(Generic[T]):
         return value
 
 
+# arithmetic said around a quantity (Reading._reckoned): a multiple before it, an operation after
+_MULTIPLES = {"twice": 2.0, "double": 2.0, "triple": 3.0, "thrice": 3.0, "quadruple": 4.0,
+              "half": 0.5}
+_OPERATIONS = frozenset({"plus", "minus", "times"})
+
+
 class PhraseIndex:
     """Several phrase tables' phrases by their first word, each with its table's place: a
     reading finds every table's phrases in one pass over the words the request shares with them
@@ -1440,17 +1446,55 @@ class Reading:
                 signed = -value if negative else value
                 written = unit
                 time = self._per_time(end) if UNITS[unit] == "m" else None
+                first = i  # where the quantity's words begin
                 if time is not None:  # "2 m/s", "5 km/h", "3 metres per second": a speed
                     (amount, unit), end = per(signed, unit, words[time]), time + 1
                 else:
                     amount, unit = in_unit(signed, unit)  # "10 feet": 3.048 m
-                bound, at = self._bound_before(i)
+                    # "twice 5 m", "5 m plus 1", "3 m times 2": the value the words make
+                    amount, first, end = self._reckoned(i, end, amount, unit, written)
+                bound, at = self._bound_before(first)
                 out.append(Quantity(at, end, amount, unit, self.clause_of[i],
-                                    self.said(at, i) + (" " if at < i else "")
-                                    + ("-" if negative else "") + self.said(i, end), bound))
+                                    self.said(at, first) + (" " if at < first else "")
+                                    + ("-" if negative else "") + self.said(first, end), bound))
                 last_unit = written
             taken = end
         return out
+
+    def _reckoned(self, i: int, end: int, amount: float, unit: str, written: str
+                  ) -> tuple[float, int, int]:
+        """A quantity [i, end) of ``amount`` in ``unit`` (written ``written``) with what the
+        words around it make of it: a multiple said before it ("twice", "double", "triple",
+        "half (of)", "3 times"), then a number added, taken away or multiplied by after it
+        ("plus 1", "minus 1 m", "+ 50 cm", "times 2"; a number without a unit is in the
+        quantity's); the value, and where its words begin and end. A word of arithmetic with no
+        number to take is left alone."""
+        words, seps = self.words, self.seps
+        first = i
+        if i and words[i - 1] in _MULTIPLES:  # "twice 5 m"
+            amount, first = amount * _MULTIPLES[words[i - 1]], i - 1
+        elif i > 1 and words[i - 1] == "of" and words[i - 2] in _MULTIPLES:  # "half of 6 m"
+            amount, first = amount * _MULTIPLES[words[i - 2]], i - 2
+        elif i > 1 and words[i - 1] == "times" and words[i - 2].isdigit() and not (
+                i > 2 and seps[i - 3] == "."):  # "3 times 2 m" (not "1.5 times": no reading)
+            amount, first = amount * float(words[i - 2]), i - 2
+        n = len(words)
+        if end < n and (words[end] in _OPERATIONS or seps[end - 1].strip() == "+"):
+            op = words[end] if words[end] in _OPERATIONS else "plus"
+            j = end + 1 if words[end] in _OPERATIONS else end
+            if j < n and words[j][0].isdigit():
+                value, said_unit, after = self._number_at(j)
+                if value is not None:
+                    if said_unit is None and after < n and words[after] in UNITS:
+                        said_unit, after = words[after], after + 1
+                    if op == "times":
+                        if said_unit is None:
+                            return amount * value, first, after
+                    else:
+                        other, other_unit = in_unit(value, said_unit or written)
+                        if other_unit == unit:
+                            return amount + (other if op == "plus" else -other), first, after
+        return amount, first, end
 
     def _restates(self, after: int, i: int) -> bool:
         """Whether the words from ``after`` (the end of the last quantity) to word ``i`` (a

@@ -12,8 +12,13 @@ _TABLE: dict[str, tuple[str, float]] = {
                     ("m", 0.01)),
     **dict.fromkeys(("mm", "millimeter", "millimeters", "millimetre", "millimetres"),
                     ("m", 0.001)),
+    **dict.fromkeys(("dm", "decimeter", "decimeters", "decimetre", "decimetres"),
+                    ("m", 0.1)),
     **dict.fromkeys(("km", "kilometer", "kilometers", "kilometre", "kilometres"),
                     ("m", 1000.0)),
+    # (not "in": the word "in" says where or when far more often than inches)
+    **dict.fromkeys(("inch", "inches"), ("m", 0.0254)),
+    **dict.fromkeys(("mi", "mile", "miles"), ("m", 1609.344)),
     **dict.fromkeys(("ft", "foot", "feet"), ("m", 0.3048)),
     **dict.fromkeys(("yd", "yard", "yards"), ("m", 0.9144)),
     **dict.fromkeys(("s", "sec", "secs", "second", "seconds"), ("s", 1.0)),
