@@ -2424,6 +2424,24 @@ def test_a_place_said_beside_the_one_gone_to_leaves_it_asked(g1_go2: Crew,
     assert found(check(g1_go2, request_, walk("room_b"))) == []
 
 
+@pytest.mark.parametrize(("request_", "said"), [
+    ("Search x 0 to 5, y 0 to 5 and send the rover halfway to the victim.",
+     "halfway to the victim"),
+    ("Search x 0 to 5, y 0 to 5 and send the rover past the victim.", "past the victim"),
+    ("Search x 0 to 5, y 0 to 5 and drive the rover next to the victim.",
+     "next to the victim"),
+])
+def test_a_binding_gone_part_of_the_way_to_or_said_beside_is_not_gone_to(
+        sar: Crew, request_: str, said: str) -> None:
+    """A runtime binding named as where another place is: the rover's drive to the victim
+    fix itself was accepted."""
+    assert found(check(sar, request_, plan("search_and_dispatch", *SEARCH, DISPATCH))) == [
+        (2, "negated_step", f"the request rules out tb3.navigate_to here: {said!r}")]
+    # ... and one said as where to go, past something else, is still asked
+    assert found(check(sar, "Search x 0 to 5, y 0 to 5 and drive the rover past the tree to "
+                       "the victim.", plan("search_and_dispatch", *SEARCH, DISPATCH))) == []
+
+
 def test_a_thing_said_as_where_the_one_asked_is_is_not_taken(g1_go2: Crew) -> None:
     """The cube beside the bottle is asked for, not the bottle."""
     request_ = "Hand me the cube next to the bottle."

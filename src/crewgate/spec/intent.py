@@ -803,10 +803,13 @@ class Intent(IntentChecks, Rule):
                                    for ref in refs if ref.endswith(".airborne"))
         self.objects = _freeze({_phrases(p): {n} for n, obj in crew.objects.items()
                                 for p in (n, *obj.aliases) if _phrases(p)})
+        # the runtime bindings a step may go to by name ("victim"): said as where something
+        # else is ("halfway to the victim", "past the victim"), a binding is no place to go
+        self.bindings = _freeze({_phrases(n): {n} for n in crew.bindings if _phrases(n)})
         self._foreign = self._foreign_nouns()
         # every table a reading looks up, found in one pass (crewgate.text.intent.PhraseIndex)
         self._index = CUES.extended((IN_ORDER, self.robots, self.places, self.objects,
-                                     self.skills, self.gerunds, self.states))
+                                     self.skills, self.gerunds, self.states, self.bindings))
 
     # -- holding a plan to a request ----------------------------------------------------------
 
@@ -1005,6 +1008,9 @@ class Intent(IntentChecks, Rule):
                             and (m.negated is not None or asked(m.start))]
                            for table in (self.places, self.objects))
         brief.recipients = self._recipients(reading, objects, agents)
+        if self.bindings:  # a binding named only as where another place is: ruled out as one
+            brief.negated += [m for m in reading.mentions(self.bindings)
+                              if m.start >= start and m.negated is not None]
         if start and brief.retracted is None:
             self._taken_back(reading, start, rest, places + objects, brief)
         negated_actions: list[Mention] = []
