@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from crewgate.spec import load_crew
 from crewgate.spec.intent import IN_ORDER
-from crewgate.text.intent import CLAUSE_JOINS, CUES, SCAN_WORDS, Reading, _by_first
+from crewgate.text.intent import CLAUSE_JOINS, CUES, SCAN_WORDS, Reading, _alone
 
 PIECES = ["and", "but", "or", "then", "so", "yet", "while", "the", "drone", "rover", "go",
           "land", "x", "5", "2.5", ",", ".", ";", ":", "!", "?", " - ", "—", "–", ", and"]
@@ -82,6 +82,6 @@ def test_the_tables_looked_up_together_find_what_each_finds_alone(words: list[st
     tables = _SAR_INTENT._index.tables
     assert len(tables) == 19  # 11 cue tables, IN_ORDER and the crew's 7 tables of names
     for table in tables:
-        assert sorted(reading._starts(table)) == sorted(reading._scan(_by_first(table)))
+        assert sorted(reading._starts(table)) == sorted(reading._match(_alone(table))[0])
     # a table not indexed is looked up alone
     assert Reading("in that order", index=CUES).find(IN_ORDER) == [(0, 3)]

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from itertools import accumulate, chain, compress, repeat
@@ -487,26 +486,7 @@ class Scope:
     where: bool = False
 
 
-# A table's phrases by their first word, for the last tables read (a crew's tables live as long
-# as the crew, cue lists as the module; the table is kept beside its index, so that its id
-# names it while it is here).
 Phrases = PhraseTable | tuple[tuple[str, ...], ...]
-_FIRSTS: dict[int, tuple[Phrases, dict[str, list[tuple[str, ...]]]]] = {}
-_KEPT_TABLES = 64
-
-
-def _by_first(table: Phrases) -> dict[str, list[tuple[str, ...]]]:
-    kept = _FIRSTS.get(id(table))
-    if kept is not None and kept[0] is table:
-        return kept[1]
-    by_first: dict[str, list[tuple[str, ...]]] = defaultdict(list)
-    for phrase in table:
-        if phrase:
-            by_first[phrase[0]].append(phrase)
-    if len(_FIRSTS) >= _KEPT_TABLES:
-        _FIRSTS.clear()
-    _FIRSTS[id(table)] = (table, by_first)
-    return by_first
 
 
 class _once(Generic[T]):
@@ -562,6 +542,23 @@ class PhraseIndex:
     def extended(self, tables: Iterable[Phrases]) -> PhraseIndex:
         """This index and these tables (a crew's names beside the cues)."""
         return PhraseIndex((*self.tables, *tables))
+
+
+# The index of each table looked up alone, for the last tables read (a crew's tables live as
+# long as the crew, cue lists as the module; the index keeps its table, so that the table's id
+# names it while it is here).
+_ALONE: dict[int, PhraseIndex] = {}
+_KEPT_TABLES = 64
+
+
+def _alone(table: Phrases) -> PhraseIndex:
+    kept = _ALONE.get(id(table))
+    if kept is not None and kept.tables[0] is table:
+        return kept
+    if len(_ALONE) >= _KEPT_TABLES:
+        _ALONE.clear()
+    index = _ALONE[id(table)] = PhraseIndex((table,))
+    return index
 
 
 
@@ -643,37 +640,30 @@ class Reading:
         index = self._index
         k = index.place.get(id(table))
         if k is None or index.tables[k] is not table:
-            return self._scan(_by_first(table))
+            return self._match(_alone(table))[0]
         found = self._found
         if found is None:
-            found = self._found = [[] for _ in index.tables]
-            words = self.words
-            last = len(words) - 1
-            by_first = index.by_first
-            for word in by_first.keys() & self._vocabulary:
-                single, longer = by_first[word]
-                for i in self._at(word):
-                    for at, phrase in single:
-                        found[at].append((i, phrase))
-                    if i < last and (phrases := longer.get(words[i + 1])) is not None:
-                        for at, phrase in phrases:
-                            if words[i:i + len(phrase)] == phrase:
-                                found[at].append((i, phrase))
+            found = self._found = self._match(index)
         return found[k]
 
-    def _scan(self, by_first: Mapping[str, list[tuple[str, ...]]]
-              ) -> list[tuple[int, tuple[str, ...]]]:
-        """Where a phrase of one table starts, with it."""
+    def _match(self, index: PhraseIndex) -> list[list[tuple[int, tuple[str, ...]]]]:
+        """Per table of the index, where its phrases start, with each."""
+        found: list[list[tuple[int, tuple[str, ...]]]] = [[] for _ in index.tables]
         words = self.words
-        out = []
-        # the words in both (in C, walking the smaller: a cue list is short, a crew's names many)
+        last = len(words) - 1
+        by_first = index.by_first
+        # the words in both (in C, walking the smaller: a request's words are few, a crew's
+        # names may be many)
         for word in by_first.keys() & self._vocabulary:
-            phrases = by_first[word]
+            single, longer = by_first[word]
             for i in self._at(word):
-                for phrase in phrases:
-                    if words[i:i + len(phrase)] == phrase:
-                        out.append((i, phrase))
-        return out
+                for at, phrase in single:
+                    found[at].append((i, phrase))
+                if i < last and (phrases := longer.get(words[i + 1])) is not None:
+                    for at, phrase in phrases:
+                        if words[i:i + len(phrase)] == phrase:
+                            found[at].append((i, phrase))
+        return found
 
     # -- cues ---------------------------------------------------------------------------------
 
