@@ -1996,6 +1996,14 @@ def test_a_hazard_is_kept_away_from_and_nothing_sent_is_no_send(
        "rover\""),
       (0, "negated_step", "the request rules out tb3.navigate_to here: \"rather you didn't "
        "drive the rover to x 2, y 3\"")]),
+    # "didn't" as "did not" (each drove)
+    ("I'd rather the rover didn't go to x 2, y 3.",
+     [(0, "negated_step", "the request rules out tb3.navigate_to here: \"didn't go to x 2, y "
+       "3\"")]),
+    ("The rover didn't go to x 2, y 3.",
+     [(0, "negated_step", "the request rules out tb3.navigate_to here: \"didn't go to x 2, y "
+       "3\"")]),
+    ("The drone didn't find anyone; drive the rover to x 2, y 3.", []),
     ("Negative on the rover move to x 2, y 3.",
      [(0, "excluded_robot", "the request rules out tb3 here: 'negative on the rover'"),
       (0, "negated_step", "the request rules out tb3.navigate_to here: 'negative on the rover "
@@ -2150,7 +2158,9 @@ def test_a_bare_no_ending_the_request_takes_it_back_but_one_said_of_a_robot_rule
     for request_ in ("Drive the rover to x 2, y 3, no.",
                      "Drive the rover to x 2, y 3 \u2014 NOT!",
                      "Drive the rover to x 2, y 3 (not!).",
-                     "Drive the rover to x 2, y 3 \u2014 or not."):
+                     "Drive the rover to x 2, y 3 \u2014 or not.",
+                     "Drive the rover to x 2, y 3 (not really).",
+                     "Drive the rover to x 2, y 3, not really."):
         assert codes(check(sar, request_, GO_23)) == [(None, "retracted_request")], request_
     assert codes(check(sar, "Search x 0 to 5, y 0 to 5 and land; the rover, no.",
                        plan("search_only", *SEARCH, LAND))) == []

@@ -88,6 +88,8 @@ NEGATIONS: tuple[tuple[str, ...], ...] = (
     ("without",), ("except",), ("excluding",), ("other", "than"), ("nor",), ("neither",),
     ("avoid",), ("avoiding",), ("won", "t"), ("cannot",), ("can", "t"), ("shan", "t"),
     ("needn", "t"), ("isn", "t", "going"), ("aren", "t", "going"),
+    # "I'd rather the rover didn't go ...", as "did not" ("not")
+    ("didn", "t"), ("didnt",),
     # "anywhere but the charger", "everything but the drone", "apart from the cube"
     ("anywhere", "but"), ("anything", "but"), ("everywhere", "but"), ("everything", "but"),
     ("everyone", "but"), ("everybody", "but"), ("anyone", "but"), ("anybody", "but"),
@@ -982,18 +984,20 @@ class Reading:
 
     def _trailing_no(self) -> tuple[int, int] | None:
         """A bare no that ends the request, set off by a comma, a dash or a bracket ("... to x
-        2, y 3, no.", "... \u2014 NOT!", "... (not!)", "... \u2014 or not."): it takes back
-        what came before."""
+        2, y 3, no.", "... \u2014 NOT!", "... (not!)", "... \u2014 or not.", "... (not
+        really)"): it takes back what came before."""
         words, seps, n = self.words, self.seps, len(self.words)
-        if n < 2 or words[-1] not in _BARE_NO:
+        # the no itself: the last word, or "not" before a last "really" ("... (not really)")
+        last = n - 2 if n > 2 and words[-2:] == ("not", "really") else n - 1
+        if last < 1 or words[last] not in _BARE_NO:
             return None
-        k = n - 2 if n > 2 and words[-2] == "or" else n - 1
+        k = last - 1 if last > 1 and words[last - 1] == "or" else last
         if _SET_OFF_NO.isdisjoint(seps[k - 1]):
             return None
         # a "no" after a thing or a robot is said of it ("the rover, no": Reading._said_no); a
         # "not" set off by a dash or a bracket, or "or not", takes all back
-        if k == n - 1 and not (words[k - 1][0].isdigit()
-                               or (words[k] == "not" and "," not in seps[k - 1])):
+        if k == last and not (words[k - 1][0].isdigit()
+                              or (words[k] == "not" and "," not in seps[k - 1])):
             return None
         return k, n
 
