@@ -2286,6 +2286,11 @@ def _climb(altitude: float) -> dict[str, Any]:
     ("2 m times 2", 4, []),
     ("3 times 2 m", 6, []),
     ("half of 8 m", 4, []),
+    # a number in words said as a measure's, without a unit, as one in digits (any altitude
+    # was accepted)
+    ("an altitude of four", 4, []),
+    ("an altitude of four", 5, [(0, "substituted_value", "the request states 'altitude of four' "
+                                "for iris.takeoff altitude; the plan gives 5")]),
 ])
 def test_a_quantity_in_another_unit_is_held_in_the_parameters(
         sar: Crew, stated: str, altitude: float,

@@ -22,7 +22,7 @@ from typing import Any, Generic, NamedTuple, TypeVar, overload
 from crewgate.text.mood import FOUND_TABLES, NO, Idle, answers_no, idle_parts
 from crewgate.text.phrases import PRONOUNS
 from crewgate.text.spelled import FIRST as SPELLED_FIRST
-from crewgate.text.spelled import and_a_half, with_unit
+from crewgate.text.spelled import and_a_half, spelled, with_unit
 from crewgate.text.units import METRES, TIMES, UNITS, in_unit, per
 from crewgate.text.words import word_stream
 from crewgate.values import tuple_of
@@ -1409,6 +1409,9 @@ class Reading:
             if i < taken:
                 continue
             value, unit, end = self._number_at(i)
+            if value is None and measured and words[i] in SPELLED_FIRST and (
+                    found_ := spelled(words, i)) is not None:
+                value, end = found_  # "an altitude of four": a measure's, without a unit
             if value is None:
                 continue
             if unit is None and end < len(words) and words[end] in UNITS:
