@@ -1085,7 +1085,9 @@ def test_a_robot_said_to_act_alone_leaves_the_others_out(g1_go2: Crew, request_:
         (1, "excluded_robot", "the request asks for go2 only; not g1")]
 
 
-@pytest.mark.parametrize("noun", ["copter", "multirotor", "quadrotor"])
+@pytest.mark.parametrize("noun", ["copter", "multirotor", "quadrotor", "air support",
+                                  # said by its flying (each named no robot: the rover drove)
+                                  "one that flies", "robot that can fly"])
 def test_a_word_for_a_type_of_robot_names_the_crews_robots_of_it(sar: Crew, noun: str) -> None:
     """"The copter" is the crew's drone (it named no robot: the rover drove); "the UGV" is the
     rover."""
@@ -1093,6 +1095,9 @@ def test_a_word_for_a_type_of_robot_names_the_crews_robots_of_it(sar: Crew, noun
         (0, "substituted_robot", "the request asks iris to 'send'; iris has no such skill, and "
          "tb3 may not take its place")]
     assert found(check(sar, "Send the UGV to x 2, y 3.", GO_23)) == []
+    assert found(check(sar, "Send whichever robot can fly to x 2, y 3.", GO_23)) == [
+        (0, "substituted_robot", "the request asks iris to 'send'; iris has no such skill, and "
+         "tb3 may not take its place")]
 
 
 @pytest.mark.parametrize("altitude", ["2", "2.5"])

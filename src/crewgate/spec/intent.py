@@ -54,10 +54,16 @@ AIR_WORDS = frozenset({"quadcopter", "drone", "uav", "aircraft", "multirotor", "
                        "plane", "aerial", "air", "fixed", "flying", "quadrotor", "hexacopter"})
 AIR = (("air", "asset"), ("air", "assets"), ("air", "unit"), ("air", "units"), ("aerial",),
        ("air", "robot"), ("air", "robots"), ("flying",), ("flying", "robot"), ("flying", "robots"),
-       ("aircraft",), ("drones",))
+       ("aircraft",), ("drones",), ("air", "support"), ("air", "team"), ("air", "vehicle"),
+       ("air", "vehicles"),
+       # the robot said by its flying ("send the one that flies", "whichever robot can fly")
+       *((*who, *that, *fly) for who in (("one",), ("robot",), ("whichever", "robot"),
+                                         ("whichever", "one"))
+         for that in ((), ("that",), ("which",))
+         for fly in (("flies",), ("can", "fly")) if that or who[0] == "whichever"))
 GROUND = (("ground", "asset"), ("ground", "assets"), ("ground", "unit"), ("ground", "units"),
           ("ground", "robot"), ("ground", "robots"), ("ground", "vehicle"),
-          ("ground", "vehicles"), ("ground", "team"))
+          ("ground", "vehicles"), ("ground", "team"), ("ground", "support"))
 # words before a place that make it where someone is, not where to go
 CONTEXT = (("from",), ("i", "m", "at"), ("i", "am", "at"), ("we", "re", "at"),
            ("we", "are", "at"), ("standing", "at"), ("sitting", "at"), ("waiting", "at"),
