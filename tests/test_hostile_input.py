@@ -74,6 +74,13 @@ def test_a_yaml_integer_too_long_for_the_interpreter_is_a_clean_error(
     ("   \n", "the request is empty; say what the crew should do"),
     ("x" * (MAX_REQUEST_CHARS + 1), f"the request is {MAX_REQUEST_CHARS + 1:,} characters long; "
      f"crewgate reads requests of at most {MAX_REQUEST_CHARS:,} (say it in fewer words)"),
+    # it shows "... Don't go." to whoever reviews it and reads "og t'noD": the rover drove
+    ("Drive the rover to x 2, y 3 \u202e.og t'noD", "the request contains a direction control "
+     "(U+202E RIGHT-TO-LEFT OVERRIDE), which shows text in another order than it is read; give "
+     "it as plain text"),
+    ("\u2067Drive the rover to x 2, y 3\u2069", "the request contains a direction control "
+     "(U+2067 RIGHT-TO-LEFT ISOLATE), which shows text in another order than it is read; give "
+     "it as plain text"),
 ])
 def test_a_request_outside_the_bounds_is_a_user_error(sar: Crew, request_text: str,
                                                       message: str) -> None:

@@ -24,6 +24,17 @@ MAX_SPEC_CHARS = 2_000_000  # a crew spec file
 MAX_RECORDS_CHARS = 200_000_000  # a file of recorded planner outputs (replay) or traces
 
 
+# characters that make a text show in another order than the one it is read in (Unicode's
+# bidirectional embeddings, overrides and isolates): "Drive to x 2, y 3 \u202e.og t'noD" shows
+# "... Don't go." to the person who reviews it, and reads "og t'noD"
+DIRECTION_CONTROLS = {
+    "\u202a": "LEFT-TO-RIGHT EMBEDDING", "\u202b": "RIGHT-TO-LEFT EMBEDDING",
+    "\u202c": "POP DIRECTIONAL FORMATTING", "\u202d": "LEFT-TO-RIGHT OVERRIDE",
+    "\u202e": "RIGHT-TO-LEFT OVERRIDE", "\u2066": "LEFT-TO-RIGHT ISOLATE",
+    "\u2067": "RIGHT-TO-LEFT ISOLATE", "\u2068": "FIRST STRONG ISOLATE",
+    "\u2069": "POP DIRECTIONAL ISOLATE"}
+
+
 def check_request(request: object) -> str:
     """The request, if it is one crewgate reads; a UserError naming the bound otherwise."""
     if not isinstance(request, str):
@@ -35,6 +46,11 @@ def check_request(request: object) -> str:
                         f"requests of at most {MAX_REQUEST_CHARS:,} (say it in fewer words)")
     if "\x00" in request:
         raise UserError("the request contains a NUL character; give it as plain text")
+    if controls := DIRECTION_CONTROLS.keys() & set(request):
+        first = min(controls, key=request.index)
+        raise UserError(f"the request contains a direction control (U+{ord(first):04X} "
+                        f"{DIRECTION_CONTROLS[first]}), which shows text in another order than "
+                        "it is read; give it as plain text")
     return request
 
 

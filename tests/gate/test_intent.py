@@ -2481,6 +2481,8 @@ _NO_WALK = [
 @pytest.mark.parametrize(("request_", "problems"), [
     # a negation typed without its apostrophe or with another mark in its place (each walked)
     ("Dont walk the dog to room_b.", _NO_WALK),
+    # a Cyrillic "o" in a Latin word: it reads as it shows
+    ("D\u043en't walk the dog to room_b.", _NO_WALK),
     ("Don;t walk the dog to room_b.", _NO_WALK),
     ("Do n't walk the dog to room_b.", _NO_WALK),
     ("Dnt walk the dog to room_b.", _NO_WALK),

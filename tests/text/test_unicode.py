@@ -41,7 +41,13 @@ _WORDS = importlib.import_module("crewgate.text.words")
      ("Dont go", ("don", "t", "go")), ("don;t", ("don", "t")), ("do n't", ("don", "t")),
      ("DONOT", ("do", "not")), ("dnt", ("don", "t")), ("shouldnt", ("shouldn", "t")),
      ("cant", ("can", "t")), ("don\u00b4t", ("don", "t")), ("don\u2032t", ("don", "t")),
-     ("scant donut dont_b", ("scant", "donut", "dont", "b"))],
+     ("scant donut dont_b", ("scant", "donut", "dont", "b")),
+     # a Cyrillic or Greek letter drawn as a Latin one, in a word of Latin letters or digits,
+     # reads as it shows ("drоne" named no robot; "Dоn't" negated nothing); a word of those
+     # scripts alone keeps its letters
+     ("the dr\u043ene", ("the", "drone")), ("D\u043en't", ("don", "t")),
+     ("\u0422\u04123", ("tb3",)), ("r\u03bfver", ("rover",)),
+     ("\u0434\u043e\u043c", ("\u0434\u043e\u043c",))],
 )
 def test_words_are_folded_runs_of_letters_digits_and_marks(text: str,
                                                            expected: tuple[str, ...]) -> None:

@@ -52,6 +52,26 @@ _CONTRACTED = re.compile(_CONTRACTED_WORDS, re.IGNORECASE)
 _CONTRACTED_LOWER = re.compile(_CONTRACTED_WORDS)
 
 
+# letters of the Cyrillic and Greek scripts drawn as Latin ones are, as the Latin letter, in a
+# word that has Latin letters or digits too ("drоne" with a Cyrillic "о", "Dоn't", "ТВ3"): the
+# word reads as it shows. A word of those scripts alone keeps its letters ("дом", "τοπος").
+_LOOKALIKE = {
+    **dict(zip("асеһіјԛорѕԝхуԁӏ", "aceh" "ijqopswxydl", strict=True)),
+    **dict(zip("АВСЕНІЈКМОРЅТХУӀ", "ABCEHIJKMOPSTXYI", strict=True)),
+    **dict(zip("ονριακυ", "ovpiaku", strict=True)),
+    **dict(zip("ΑΒΕΖΗΙΚΜΝΟΡΤΥΧ", "ABEZHIKMNOPTYX", strict=True)),
+    "\u0261": "g"}  # (Latin small script g)
+_LOOKALIKES = str.maketrans(_LOOKALIKE)
+_WORD_RUN = re.compile(r"\w+")
+
+
+def _as_shown(m: re.Match[str]) -> str:
+    word = m.group()
+    if _LOOKALIKE.keys().isdisjoint(word) or not any(c.isascii() for c in word):
+        return word
+    return word.translate(_LOOKALIKES)
+
+
 def _contraction(m: re.Match[str]) -> str:
     if m.group(1) is not None:
         return f"{m.group(1)}n't"
@@ -79,8 +99,10 @@ def clean(text: str) -> str:
     """The text as it reads: NFKC ("，" -> ",", "５" -> "5"), without the characters that are
     written but not seen (Unicode's format characters: zero-width spaces and joiners, soft
     hyphens, direction marks, byte order marks), with a typographic apostrophe made "'", a
-    dash written for a minus sign made "-", and a negation typed without its apostrophe
-    written with it (``_CONTRACTED``: "dont" -> "don't"). An ASCII text needs only the last.
+    dash written for a minus sign made "-", a Cyrillic or Greek letter drawn as a Latin one
+    made that letter in a word of Latin letters or digits (``_LOOKALIKE``), and a negation typed
+    without its apostrophe written with it (``_CONTRACTED``: "dont" -> "don't"). An ASCII text
+    needs only the last.
     (Linear: one normalization, the distinct characters looked at once, one translation, two
     patterns, one with a one-character lookbehind. The last texts cleaned are kept: each reader
     of a request cleans it.)"""
@@ -93,6 +115,8 @@ def clean(text: str) -> str:
     table.update((ord(c), "'") for c in _APOSTROPHES.intersection(chars))
     if table:
         text = text.translate(table)
+    if not _LOOKALIKE.keys().isdisjoint(chars):
+        text = _WORD_RUN.sub(_as_shown, text)
     return _CONTRACTED.sub(_contraction, _MINUS.sub("-", text))
 
 
