@@ -2165,10 +2165,18 @@ def test_a_bare_no_ending_the_request_takes_it_back_but_one_said_of_a_robot_rule
                      "Drive the rover to x 2, y 3 (not!).",
                      "Drive the rover to x 2, y 3 \u2014 or not.",
                      "Drive the rover to x 2, y 3 (not really).",
-                     "Drive the rover to x 2, y 3, not really."):
+                     "Drive the rover to x 2, y 3, not really.",
+                     "Drive the rover to x 2, y 3 NOT",
+                     "Drive the rover to x 2, y 3 (kidding)",
+                     "Drive the rover to x 2, y 3 /s",
+                     "Drive the rover to x 2, y 3 \u2014 said no one."):
         assert codes(check(sar, request_, GO_23)) == [(None, "retracted_request")], request_
     assert codes(check(sar, "Search x 0 to 5, y 0 to 5 and land; the rover, no.",
                        plan("search_only", *SEARCH, LAND))) == []
+    # a speed's "/s", and "no kidding" before what is asked, take nothing back
+    for request_ in ("No kidding, drive the rover to x 2, y 3.",
+                     "Drive the rover to x 2, y 3 at 0.5 m/s"):
+        assert codes(check(sar, request_, GO_23)) == [], request_
 
 
 @pytest.mark.parametrize("request_", [

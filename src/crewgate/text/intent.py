@@ -182,7 +182,7 @@ RETRACTIONS: tuple[tuple[str, ...], ...] = (
     ("don", "t", "do", "that"), ("don", "t", "do", "it"), ("do", "not", "do", "that"),
     ("just", "kidding"), ("just", "joking"), ("only", "kidding"), ("only", "joking"), ("jk",),
     ("i", "m", "kidding"), ("i", "m", "joking"), ("said", "no", "one", "ever"),
-    ("said", "nobody", "ever"),
+    ("said", "nobody", "ever"), ("said", "no", "one"), ("said", "nobody"),
     *(("forget", *said) for said in (("i", "said", "that"), ("i", "said", "anything"),
                                      ("i", "asked"), ("what", "i", "said"), ("i", "said", "it"))),
     # the robot named was the wrong one, and which is right goes unsaid
@@ -230,6 +230,7 @@ _CALLING_OFF: tuple[tuple[str, ...], ...] = (
 _BARE_NO_WORDS = 4  # a bare no ("Of course not.") is a sentence of at most these many words
 # a bare refusal said of a robot right before it ("Rover: no.", "the rover? Not today.")
 _BARE_NO = frozenset({"no", "nope", "nah", "not"})
+_JEST = frozenset({"kidding", "joking"})  # ... and a jest set off at the end ("... (kidding)")
 _SET_OFF_NO = frozenset(",(-\u2013\u2014")  # before a bare no that ends the request
 _NOT_NOW = frozenset({"today", "now", "yet", "needed", "required"})
 # ... and a bare dismissal set off by more than a comma ("and the rover? Leave it.", "Rover:
@@ -985,15 +986,22 @@ class Reading:
     def _trailing_no(self) -> tuple[int, int] | None:
         """A bare no that ends the request, set off by a comma, a dash or a bracket ("... to x
         2, y 3, no.", "... \u2014 NOT!", "... (not!)", "... \u2014 or not.", "... (not
-        really)"): it takes back what came before."""
+        really)", "... y 3 NOT"), or a jest ending it ("... (kidding)", "... /s"): it takes
+        back what came before."""
         words, seps, n = self.words, self.seps, len(self.words)
+        if n > 1 and words[-1] == "s" and seps[-2][-2:-1].isspace() and seps[-2][-1] == "/":
+            return n - 1, n  # "... /s": said in jest (not "2 m/s")
+        if n > 1 and words[-1] in _JEST and not _SET_OFF_NO.isdisjoint(seps[-2]):
+            return n - 1, n  # "... (kidding)"
         # the no itself: the last word, or "not" before a last "really" ("... (not really)")
         last = n - 2 if n > 2 and words[-2:] == ("not", "really") else n - 1
         if last < 1 or words[last] not in _BARE_NO:
             return None
         k = last - 1 if last > 1 and words[last - 1] == "or" else last
-        if _SET_OFF_NO.isdisjoint(seps[k - 1]):
-            return None
+        if _SET_OFF_NO.isdisjoint(seps[k - 1]) and not (
+                words[k] == "not" and words[k - 1][0].isdigit()):
+            return None  # (a "not" right after a value needs nothing to set it off: "... y 3
+            # NOT")
         # a "no" after a thing or a robot is said of it ("the rover, no": Reading._said_no); a
         # "not" set off by a dash or a bracket, or "or not", takes all back
         if k == last and not (words[k - 1][0].isdigit()
@@ -1065,7 +1073,10 @@ class Reading:
     def retractions(self) -> list[tuple[str, int]]:
         """The cues that take back what came before ("never mind"), in order, each with where
         what follows it begins (a correction's: :attr:`corrections`)."""
-        return [(self.said(start, end), end) for start, end in self._taking_back]
+        words, seps = self.words, self.seps
+        return [("/s" if start and words[start] == "s" and seps[start - 1].endswith("/")
+                 else self.said(start, end), end)  # ("/s" said with its slash)
+                for start, end in self._taking_back]
 
     @_once
     def idle(self) -> tuple[Idle, ...]:
