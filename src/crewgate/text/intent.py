@@ -135,6 +135,10 @@ _MEASURE_BOUNDS = frozenset({"max", "maximum", "min", "minimum"})
 # between a measure and its number said without a unit ("altitude of 4", "altitude limit 4")
 _MEASURE_LIMITS = {"limit": "<=", "cap": "<=", "ceiling": "<=", "floor": ">="}
 _MEASURE_LINKS = frozenset({"of", "is", "at", "to", *_MEASURE_LIMITS})
+# arithmetic said around a quantity (Reading._reckoned): a multiple before it, an operation after
+_MULTIPLES = {"twice": 2.0, "double": 2.0, "triple": 3.0, "thrice": 3.0, "quadruple": 4.0,
+              "half": 0.5}
+_OPERATIONS = frozenset({"plus", "minus", "times"})
 _LOWER = ("less", "lower", "fewer")
 BOUNDS: dict[tuple[str, ...], str] = {
     **dict.fromkeys([("below",), ("under",), ("beneath",), ("less", "than"), ("lower", "than"),
@@ -513,12 +517,6 @@ class _once(Generic[T]):
         return value
 
 
-# arithmetic said around a quantity (Reading._reckoned): a multiple before it, an operation after
-_MULTIPLES = {"twice": 2.0, "double": 2.0, "triple": 3.0, "thrice": 3.0, "quadruple": 4.0,
-              "half": 0.5}
-_OPERATIONS = frozenset({"plus", "minus", "times"})
-
-
 class PhraseIndex:
     """Several phrase tables' phrases by their first word, each with its table's place: a
     reading finds every table's phrases in one pass over the words the request shares with them
@@ -562,7 +560,6 @@ def _alone(table: Phrases) -> PhraseIndex:
         _ALONE.clear()
     index = _ALONE[id(table)] = PhraseIndex((table,))
     return index
-
 
 
 # the cues every reading looks for, looked up together
@@ -1464,7 +1461,9 @@ class Reading:
                 bound, at = self._bound_before(first)
                 out.append(Quantity(at, end, amount, unit, self.clause_of[i],
                                     self.said(at, first) + (" " if at < first else "")
-                                    + ("-" if negative else "") + self.said(first, end), bound))
+                                    + ("-" if negative and first == i else "")
+                                    + self.said(first, end), bound))  # (past "twice", the
+                                    # sign is among the words said)
                 last_unit = written
             taken = end
         return out

@@ -56,7 +56,7 @@ _CONTRACTED_LOWER = re.compile(_CONTRACTED_WORDS)
 # word that has Latin letters or digits too ("drоne" with a Cyrillic "о", "Dоn't", "ТВ3"): the
 # word reads as it shows. A word of those scripts alone keeps its letters ("дом", "τοπος").
 _LOOKALIKE = {
-    **dict(zip("асеһіјԛорѕԝхуԁӏ", "aceh" "ijqopswxydl", strict=True)),
+    **dict(zip("асеһіјԛорѕԝхуԁӏ", "acehijqopswxydl", strict=True)),
     **dict(zip("АВСЕНІЈКМОРЅТХУӀ", "ABCEHIJKMOPSTXYI", strict=True)),
     **dict(zip("ονριακυ", "ovpiaku", strict=True)),
     **dict(zip("ΑΒΕΖΗΙΚΜΝΟΡΤΥΧ", "ABEZHIKMNOPTYX", strict=True)),
