@@ -108,11 +108,11 @@ class Code(StrEnum):
                     "higher than 4 m\", \"at least 2 m\"), given or left to its default")
     NOTHING_ASKED = ("nothing_asked", Family.REQUEST,
                      "the request asks nothing to move now: it asks a question (\"how long "
-                     "would ...?\"), supposes (\"what if ...\"), tells what happened, asks "
-                     "for later (\"tomorrow\"), for a plan only (\"don't execute it\"), "
-                     "leaves it to someone else (\"I'll drive there myself\", \"tell the "
-                     "medics to go\") or asks it of a robot the crew does not have (\"send "
-                     "the boat to ...\")")
+                     "would ...?\"), supposes (\"what if ...\", \"the rover might ...\"), "
+                     "tells what happened, asks for later (\"tomorrow\"), for a plan only "
+                     "(\"don't execute it\"), leaves it to someone else (\"I'll drive there "
+                     "myself\", \"tell the medics to go\") or asks it of a robot the crew "
+                     "does not have (\"send the boat to ...\")")
     UNCLEAR_NEGATION = ("unclear_negation", Family.REQUEST,
                         "the request rules something out, and the gate cannot tell what")
     OUT_OF_ORDER = ("out_of_order", Family.REQUEST,
