@@ -2026,6 +2026,30 @@ def test_what_is_called_a_mistake_forbidden_or_prevented_is_ruled_out(
     assert found(check(sar, request_, GO_23)) == expected
 
 
+@pytest.mark.parametrize(("request_", "expected"), [
+    # an "if" after a word of wanting says what is wanted: each drove the rover
+    ("It would be better if the rover did not go to x 2, y 3.",
+     [(0, "negated_step", "the request rules out tb3.navigate_to here: 'not go to x 2, y 3'")]),
+    ("I'd prefer it if the rover didn't drive to x 2, y 3.",
+     [(0, "negated_step", "the request rules out tb3.navigate_to here: \"didn't drive to x 2, "
+       "y 3\"")]),
+    ("I would appreciate it if the rover did not move.",
+     [(0, "substituted_value", "tb3.navigate_to: goal (2, 3) is not what the request states"),
+      (0, "negated_step", "the request rules out tb3.navigate_to here: 'not move'")]),
+    ("It would be best if the rover stayed put.",
+     [(0, "substituted_value", "tb3.navigate_to: goal (2, 3) is not what the request states"),
+      (0, "excluded_robot", "the request rules out tb3: 'rover stayed'")]),
+    ("It would be great if the rover drove to x 2, y 3.", []),
+    # a condition, what is allowed, and what happened rule nothing out
+    ("If the rover does not find anyone, drive it to x 2, y 3.", []),
+    ("It's fine if the rover doesn't go to x 2, y 3.", []),
+    ("The rover stayed at x 2, y 3 last time; drive the rover to x 2, y 3.", []),
+])
+def test_an_if_that_says_what_is_wanted_is_no_condition(
+        sar: Crew, request_: str, expected: list[tuple[int | None, str, str]]) -> None:
+    assert found(check(sar, request_, GO_23)) == expected
+
+
 @pytest.mark.parametrize(("place", "expected"), [
     ("room_a", [(0, "negated_step", "the request rules out go2.navigate_to_location here: "
                 "'room_a is a no-go zone'")]),

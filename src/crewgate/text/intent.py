@@ -389,6 +389,9 @@ for _cue in STAYS:
 # aloft"): what would end the state is ruled out (the states are the crew's: Reading.kept)
 KEEPING = frozenset({"stay", "stays", "staying", "remain", "remains", "remaining", "keep",
                      "keeps", "keeping", "continue", "continues"})
+# after a mention in a wish ("best if the rover stayed put": PREFERRING), what it does now
+# goes on; elsewhere these tell what happened
+_WISHED_STAYS = frozenset({"stayed", "remained"})
 KEEP_REACH = 4  # words from such a verb to the state, at most ("keep the drone in the air")
 # a pronoun after a comma that says the mention again ("as for the rover, it stays")
 _RESUMING = frozenset({"it", "they"})
@@ -423,6 +426,12 @@ EXCEPT_CUES = frozenset({("except",), ("excluding",), ("other", "than"), ("apart
                          ("aside", "from"), ("everything", "but"), ("anything", "but"),
                          ("everyone", "but"), ("everybody", "but")})
 CONDITIONAL = frozenset({"if", "unless", "when", "whether", "until", "once", "in", "case"})
+# an "if" after these (or after them and "it") says what is wanted, not when ("it would be
+# better if the rover did not go ...", "I'd appreciate it if ...": a prohibition); not "fine
+# if", "okay if": what is allowed
+PREFERRING = frozenset({"better", "best", "prefer", "preferable", "preferred", "rather",
+                        "good", "nice", "great", "ideal", "wiser", "safer", "happier", "happy",
+                        "glad", "grateful", "appreciate", "like", "love"})
 # after a comma, these begin a new clause: a negation does not reach past ", and the drone ..."
 CLAUSE_JOINS = frozenset({"and", "but", "or", "then", "while", "so", "whereas", "yet"})
 # a negation that opens its clause (after these at most) forbids; one inside a clause
@@ -861,7 +870,7 @@ class Reading:
         while first > 0 and self.clause_of[first - 1] == clause:
             word = words[first - 1]
             if word in RELATIVES:
-                if word in CONDITIONAL:
+                if word in CONDITIONAL and not self._preferred_if(first - 1):
                     return None
                 break
             if word in CLAUSE_JOINS and not self._value_goes_on(first - 2, first):
@@ -878,7 +887,20 @@ class Reading:
     def _conditioned(self, word: int) -> bool:
         """Whether a word of a condition stands in the four words before word ``word`` ("if
         you don't find them", "if landing is not needed"): what follows is no prohibition."""
-        return not CONDITIONAL.isdisjoint(self.words[max(0, word - 4):word])
+        start = max(0, word - 4)
+        if CONDITIONAL.isdisjoint(self.words[start:word]):
+            return False
+        return any(w in CONDITIONAL and not self._preferred_if(k)
+                   for k, w in enumerate(self.words[start:word], start))
+
+    def _preferred_if(self, word: int) -> bool:
+        """Whether word ``word`` is an "if" that says what is wanted ("better if", "I'd
+        appreciate it if": ``PREFERRING``), not when."""
+        words = self.words
+        if words[word] != "if" or word == 0:
+            return False
+        before = word - 1 if words[word - 1] not in ("it", "this") else word - 2
+        return before >= 0 and words[before] in PREFERRING
 
     def _value_goes_on(self, before: int, after: int) -> bool:
         """Whether a value that a number at word ``before`` ends goes on at word ``after``, past
@@ -1244,8 +1266,12 @@ class Reading:
     def _stays(self, start: int, end: int, robot: bool = True) -> str | None:
         words = self.words
         before = start - 1 if start and words[start - 1] not in ARTICLES else start - 2
-        if before >= 0 and words[before] in CONDITIONAL and words[before] != "in":
+        wished = before >= 0 and self._preferred_if(before)
+        if before >= 0 and words[before] in CONDITIONAL and words[before] != "in" \
+                and not wished:
             return None  # "once the drone is down", "if the rover is busy": a condition
+        if wished and robot and end < len(words) and words[end] in _WISHED_STAYS:
+            return self.said(start, end + 1)  # "it would be best if the rover stayed put"
         aside = end + 1 < len(words) and words[end] in ASIDES and "," in self.seps[end - 1] \
             and "," in self.seps[end]
         if aside:
