@@ -84,9 +84,35 @@ def test_a_yaml_integer_too_long_for_the_interpreter_is_a_clean_error(
 ])
 def test_a_request_outside_the_bounds_is_a_user_error(sar: Crew, request_text: str,
                                                       message: str) -> None:
+    """A mission does not start on it, and a check does not judge it (it judged the plan on
+    the request a mission refuses: a check's verdict disagreed with the run)."""
     with pytest.raises(UserError) as caught:
         run_mission(sar, request_text, ScriptedPlanner(["{}"]), journal=":memory:")
     assert str(caught.value) == message
+    with pytest.raises(UserError) as checked:
+        check_plan(sar, GO_23_PLAN, request_text)
+    assert str(checked.value) == message
+
+
+GO_23_PLAN = {"workflow": "dispatch_only",
+              "steps": [{"robot": "tb3", "skill": "navigate_to", "args": {"goal": [2, 3]}}]}
+
+
+@pytest.mark.parametrize("command", ["check", "plan"])
+def test_a_request_with_a_direction_control_is_refused_by_check_and_plan(
+        journal_path: Path, tmp_path: Path, command: str) -> None:
+    """`crewgate check` accepted the plan, and `crewgate plan` asked the planner, on a request
+    `crewgate run` refuses."""
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps(GO_23_PLAN), encoding="utf-8")
+    request_text = "Drive the rover to x 2, y 3 \u202e.og t'noD"
+    args = (["check", "sar", "--plan", plan, "--request", request_text] if command == "check"
+            else ["plan", "sar", request_text, "--planner", f"scripted:{plan}"])
+    run = crewgate(*args, journal=journal_path)
+    assert_clean_failure(run)
+    assert run.stderr.strip() == (
+        "error: the request contains a direction control (U+202E RIGHT-TO-LEFT OVERRIDE), which "
+        "shows text in another order than it is read; give it as plain text")
 
 
 # -- through the CLI -----------------------------------------------------------------------------

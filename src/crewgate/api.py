@@ -25,6 +25,7 @@ from crewgate.conditions import Condition
 from crewgate.conditions import condition as condition_named
 from crewgate.gate import Gate, PlanVerdict
 from crewgate.journal import Journal
+from crewgate.limits import check_request
 from crewgate.orchestrator import MissionOptions, MissionResult, Orchestrator
 from crewgate.orchestrator.clearance import Clearance
 from crewgate.plan import parse_plan
@@ -80,9 +81,11 @@ def check_plan(
     faults: Sequence[str] = (), world: str | None = None, seed: int = 0,
 ) -> PlanVerdict:
     """The whole-plan verdict against the simulator's initial state (with the faults applied):
-    the crew's compiled gate and its initial world are built once and reused."""
+    the crew's compiled gate and its initial world are built once and reused. A request a
+    mission would not start on (empty, too long, NUL, direction controls) raises the
+    :class:`~crewgate.errors.UserError` the mission would: a check agrees with a run."""
     spec = _crew(crew)
-    return gate_for(spec).validate(parse_plan(plan), request,
+    return gate_for(spec).validate(parse_plan(plan), check_request(request),
                                    initial_world(spec, world, seed=seed, faults=faults))
 
 

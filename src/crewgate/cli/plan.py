@@ -48,6 +48,7 @@ def plan_command(
     from crewgate.cli.render import print_verdict
     from crewgate.conditions import condition as condition_named
     from crewgate.errors import PlannerError
+    from crewgate.limits import check_request
     from crewgate.planners.base import PlanningRequest
     from crewgate.planners.exemplar.embedding import semantic_similarity
     from crewgate.render import plan_json_schema, render_context
@@ -56,6 +57,7 @@ def plan_command(
     from crewgate.spec import load_crew
 
     spec = load_crew(crew)
+    check_request(request)  # what a mission would not start on, no planner is asked
     cond = condition_named(condition or "ro")
     chosen = planners.build_one(spec, seed=seed)
     # what a mission's planner is shown (retrieval)
