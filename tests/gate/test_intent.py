@@ -2050,6 +2050,28 @@ def test_an_if_that_says_what_is_wanted_is_no_condition(
     assert found(check(sar, request_, GO_23)) == expected
 
 
+@pytest.mark.parametrize(("request_", "expected"), [
+    # a word spelled out letter by letter reads as the word: each drove the rover
+    ("D o n ' t drive the rover to x 2, y 3.",
+     [(0, "excluded_robot", "the request rules out tb3 here: \"don't drive the rover\""),
+      (0, "negated_step", "the request rules out tb3.navigate_to here: \"don't drive the rover "
+       "to x 2, y 3\"")]),
+    ("D.o.n.t. drive the rover to x 2, y 3.",
+     [(0, "excluded_robot", "the request rules out tb3 here: \"don't drive the rover\""),
+      (0, "negated_step", "the request rules out tb3.navigate_to here: \"don't drive the rover "
+       "to x 2, y 3\"")]),
+    ("N-O-T the rover. Drive it to x 2, y 3.",
+     [(0, "excluded_robot", "the request rules out tb3: 'not the rover'")]),
+    ("Drive the rover to x 2, y 3. N e v e r m i n d.",
+     [(None, "retracted_request", "the request takes back what it asked ('nevermind'): no "
+       "step may run")]),
+    ("Drive the r o v e r to x 2, y 3.", []),
+])
+def test_a_word_spelled_out_letter_by_letter_reads_as_the_word(
+        sar: Crew, request_: str, expected: list[tuple[int | None, str, str]]) -> None:
+    assert found(check(sar, request_, GO_23)) == expected
+
+
 @pytest.mark.parametrize(("place", "expected"), [
     ("room_a", [(0, "negated_step", "the request rules out go2.navigate_to_location here: "
                 "'room_a is a no-go zone'")]),

@@ -82,6 +82,9 @@ PADDING = {
     "arithmetic and parts": lambda: _repeat(
         "take off to half of 8 m plus 1, twice 2 dm + 3 m, half of 2 m times 2 and the east "
         "the rover might go. "),
+    # words spelled out letter by letter (joined by one pattern), and runs that end as a word
+    # goes on ("a b cd"), or change their separator ("a b-c")
+    "words spelled out": lambda: _repeat("D o n ' t d-r-i-v-e n.o.t. x y cd a b-c "),
 }
 
 

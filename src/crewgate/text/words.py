@@ -65,6 +65,28 @@ _LOOKALIKES = str.maketrans(_LOOKALIKE)
 _WORD_RUN = re.compile(r"\w+")
 
 
+# a word spelled out letter by letter, the letters set apart by one space, hyphen or dot, the
+# same throughout ("D o n ' t", "N-O-T", "n.o.t.", with the dot after the last letter): read
+# as the word ("Don't"). Three letters at least (an apostrophe counts as one): "x y" and "a, b"
+# stay. The guard is a cheaper pattern that every such run matches (two of its letters, set
+# apart, after a separator), so a text without one is scanned once, quickly.
+_LETTER = r"(?:[^\W\d_]|')"
+_SPELLED = re.compile(rf"(?<![\w'])(?:{_LETTER}(?:\.{_LETTER}){{2,}}\.?"
+                      rf"|{_LETTER}([ \-]){_LETTER}(?:\1{_LETTER})+)(?![\w'])")
+_SPELLED_GUARD = re.compile(rf"[ .\-]{_LETTER}[ .\-]{_LETTER}")
+_SPELLED_GUARD_ASCII = re.compile(r"[ .\-][a-zA-Z'][ .\-][a-zA-Z']")
+
+
+def _joined(m: re.Match[str]) -> str:
+    return m.group().replace(m.group(1) or ".", "")
+
+
+def _spelled_joined(text: str, guard: re.Pattern[str]) -> str:
+    """The text with each word spelled out letter by letter written as the word (linear: the
+    guard and the pattern each scan the text once; a run's last letter is looked past once)."""
+    return _SPELLED.sub(_joined, text) if guard.search(text) else text
+
+
 def _as_shown(m: re.Match[str]) -> str:
     word = m.group()
     if _LOOKALIKE.keys().isdisjoint(word) or not any(c.isascii() for c in word):
@@ -107,7 +129,7 @@ def clean(text: str) -> str:
     patterns, one with a one-character lookbehind. The last texts cleaned are kept: each reader
     of a request cleans it.)"""
     if text.isascii():
-        return _uncontracted(text)
+        return _uncontracted(_spelled_joined(text, _SPELLED_GUARD_ASCII))
     text = unicodedata.normalize("NFKC", text.replace("\u00b4", "'"))
     chars = set(text).difference(_ASCII)  # (every format character and apostrophe is not)
     table: dict[int, str | None] = {ord(c): None for c in chars
@@ -115,6 +137,7 @@ def clean(text: str) -> str:
     table.update((ord(c), "'") for c in _APOSTROPHES.intersection(chars))
     if table:
         text = text.translate(table)
+    text = _spelled_joined(text, _SPELLED_GUARD)  # (a look-alike letter alone: "D о n't")
     if not _LOOKALIKE.keys().isdisjoint(chars):
         text = _WORD_RUN.sub(_as_shown, text)
     return _CONTRACTED.sub(_contraction, _MINUS.sub("-", text))
