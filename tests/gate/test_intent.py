@@ -2051,6 +2051,38 @@ def test_an_if_that_says_what_is_wanted_is_no_condition(
 
 
 @pytest.mark.parametrize(("request_", "expected"), [
+    # each drove the rover
+    ("It is forbidden to drive the rover to x 2, y 3.",
+     [(0, "excluded_robot", "the request rules out tb3 here: 'forbidden to drive the rover'"),
+      (0, "negated_step", "the request rules out tb3.navigate_to here: 'forbidden to drive the "
+       "rover to x 2, y 3'")]),
+    ("It's prohibited to drive the rover to x 2, y 3.",
+     [(0, "excluded_robot", "the request rules out tb3 here: 'prohibited to drive the rover'"),
+      (0, "negated_step", "the request rules out tb3.navigate_to here: 'prohibited to drive "
+       "the rover to x 2, y 3'")]),
+    ("Driving the rover to x 2, y 3 is a no-go.",
+     [(0, "excluded_robot", "the request rules out tb3 here: 'driving the rover to x 2, y 3 is "
+       "a no-go'"),
+      (0, "negated_step", "the request rules out tb3.navigate_to here: 'driving the rover to x "
+       "2, y 3 is a no-go'")]),
+    ("Rover to x 2, y 3 is a no.",
+     [(0, "excluded_robot", "the request rules out tb3 here: 'rover to x 2, y 3 is a no'"),
+      (0, "negated_step", "the request rules out tb3.navigate_to here: 'rover to x 2, y 3 is a "
+       "no'")]),
+    ("I'd hate for the rover to drive to x 2, y 3.",
+     [(0, "excluded_robot", "the request rules out tb3 here: 'hate for the rover'"),
+      (0, "negated_step", "the request rules out tb3.navigate_to here: 'hate for the rover to "
+       "drive to x 2, y 3'")]),
+    # what is said of another point, and a polite opening, rule nothing out
+    ("Drive the rover to x 2, y 3; x 5, y 5 is a no.", []),
+    ("I hate to ask, but drive the rover to x 2, y 3.", []),
+])
+def test_what_is_forbidden_or_a_no_is_ruled_out(
+        sar: Crew, request_: str, expected: list[tuple[int | None, str, str]]) -> None:
+    assert found(check(sar, request_, GO_23)) == expected
+
+
+@pytest.mark.parametrize(("request_", "expected"), [
     # a word spelled out letter by letter reads as the word: each drove the rover
     ("D o n ' t drive the rover to x 2, y 3.",
      [(0, "excluded_robot", "the request rules out tb3 here: \"don't drive the rover\""),

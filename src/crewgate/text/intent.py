@@ -98,6 +98,8 @@ NEGATIONS: tuple[tuple[str, ...], ...] = (
     ("apart", "from"), ("aside", "from"),
     ("minus", "the"),  # "minus the dog, ..." (not "minus 3", a number)
     ("forbid",), ("forbids",), ("prohibit",), ("prohibits",),  # "I forbid you to ..."
+    # "it is forbidden to drive ...", "I'd hate for the rover to ...", "... hate it if ..."
+    ("forbidden", "to"), ("prohibited", "to"), ("hate", "for"), ("hate", "it", "if"),
     # "it would be a mistake to drive ...", "it is dangerous to ..."
     ("a", "mistake", "to"), ("a", "bad", "idea", "to"), ("dangerous", "to"), ("unsafe", "to"),
     ("hazardous", "to"),
@@ -304,7 +306,9 @@ _HAZARDS = (("off", "limits"), ("dangerous",), ("unsafe",), ("not", "safe"), ("h
             ("a", "no", "go", "area"), ("no", "go"))
 _DROPPED = (("unnecessary",), ("forbidden",), ("prohibited",), ("cancelled",), ("canceled",),
             ("called", "off"), ("off", "the", "table"), ("out", "of", "the", "question"),
-            ("not", "an", "option"), *_HAZARDS)
+            ("not", "an", "option"), *_HAZARDS,
+            # "driving the rover there is a no(-go)", "... a hard no"
+            ("a", "no", "go"), ("a", "no"), ("a", "hard", "no"))
 _BE = (("is",), ("are",), ("would", "be"))  # before what drops its subject
 # the cues (as a negation's scope says them) that say their subject is a hazard
 HAZARD_CUES = frozenset(" ".join((*be, *h)) for be in _BE for h in _HAZARDS)
@@ -785,7 +789,9 @@ class Reading:
             at, first = (start - 1, start - 1) if verb else (start, end)  # (from the verb)
             out.append(Scope(self.said(at, end), at, first, stop, opens, end if verb else 0,
                              where))
-        dropped = [scope for at, end in self.find(DROPS)
+        # (of the predicates that begin at one word, the longest: "is a no-go zone", not "is
+        # a no")
+        dropped = [scope for at, end in dict(self.find(DROPS)).items()
                    if (scope := self._dropped(at, end)) is not None]
         dropped += self._prevented()
         if dropped:  # (in the order of where each begins)
