@@ -30,6 +30,13 @@ def test_sentences_end_at_their_marks_not_at_a_decimal_point() -> None:
     ("Should the rover go there?", [("asks a question", "should the rover go there?", 0, 5)]),
     ("Ok so, where is the drone?", [("asks a question", "ok so, where is the drone?", 0, 6)]),
     ("Rover, are you able to go?", [("asks a question", "rover, are you able to go?", 0, 6)]),
+    # a question past a condition ("if ..., will it fit?": the rover drove)
+    ("If the rover drives to x 2, y 3, will it fit?",
+     [("asks a question", "if the rover drives to x 2, y ...", 0, 12)]),
+    ("If the rover were to drive to x 2, y 3, would it fit?",
+     [("asks a question", "if the rover were to drive to x ...", 0, 14)]),
+    ("If the rover goes to x 2, y 3, how long does it take?",
+     [("asks a question", "if the rover goes to x 2, y ...", 0, 14)]),
     # asking to be told
     ("Explain how the drone would search.",
      [("asks to be told", "explain how the drone would search", 0, 6)]),
@@ -107,6 +114,8 @@ def test_the_parts_that_ask_nothing_now(text: str, parts: list[tuple[str, str, i
 
 @pytest.mark.parametrize("text", [
     "Drive the rover to x 2, y 3.",
+    "If you can, could you drive the rover to x 2, y 3?",
+    "If x 2, y 3 is free, drive the rover there?",
     "Can you send the rover there?",
     "Could the rover go there?",
     "Can the rover drive there, please?",

@@ -299,6 +299,8 @@ _CHECKING = _by_first(CHECKING)
 _YOU = tuple((w,) for w in YOU)
 _WONDER = _by_first(WONDER)
 _INTENDED = _by_first(INTENDED)
+# what opens a condition before the sentence's main clause ("if ..., would it fit?")
+_CONDITIONS = frozenset({"if", "when", "once", "unless", "whenever", "after", "before"})
 _MODALS = frozenset({"can", "could", "couldn", "would", "wouldn", "will", "won", "should",
                      "shouldn", "might", "may", "must"})
 # the first words (after fillers and an address) that can say a sentence's mood: any other
@@ -574,6 +576,14 @@ def _opening(words: Sequence[str], seps: Sequence[str], start: int, end: int, qu
         if comma is not None and (k := _past_fillers(words, comma + 1, end)) < end \
                 and words[k] in OPENINGS:
             kind = _kind(words, k, end, question, verbs)
+    if kind is None and question and words[k] in _CONDITIONS:
+        # "if the dog walks to room_b, will it fit?": the question past the condition's comma
+        # (not "if you can, could you walk the dog ...?": a polite request all the same)
+        # (the first comma that a word of OPENINGS follows: not the one inside "x 2, y 3")
+        main = next((m for j in range(k + 1, end - 1) if "," in seps[j] and (
+            m := _past_fillers(words, j + 1, end)) < end and words[m] in OPENINGS), None)
+        if main is not None:
+            kind = _kind(words, main, end, question, verbs)
     if not kind:
         return None
     return kind, said(start, min(end, start + SAID_WORDS)) + (
