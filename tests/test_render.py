@@ -121,6 +121,8 @@ def test_every_contract_rule_is_rendered(crew_name: str) -> None:
                     assert f"{pname} must be the runtime binding {arg.bind!r}" in text
         for order in wf.order:
             assert f"{order.then} only after {order.first} has completed" in text
+        if wf.aliases:
+            assert f"Asked for as: {', '.join(wf.aliases)}." in text
     for rname, robot in crew.robots.items():
         for sname, skill in robot.skills.items():
             if not skill.visible:

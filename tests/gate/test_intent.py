@@ -2116,6 +2116,31 @@ def test_a_no_go_zone_rules_out_the_place_not_going(
                        walk(place))) == expected
 
 
+ABORT_BOTH = plan("abort", ("iris", "land", {}), ("tb3", "stop", {}))
+
+
+@pytest.mark.parametrize("request_", [
+    "Abort the mission.", "Abort!", "Call off the mission.", "Stop the mission.", "Stand down.",
+    "Kill the mission."])
+def test_a_workflow_alias_asks_for_the_workflows_steps(sar: Crew, request_: str) -> None:
+    """Each refused the abort plan (unrequested_step twice: the request names no robot nor
+    action of its own); the abort workflow's aliases ask for its steps."""
+    assert found(check(sar, request_, ABORT_BOTH)) == []
+
+
+def test_a_workflow_alias_said_of_a_robot_asks_that_robots_step_only(sar: Crew) -> None:
+    assert found(check(sar, "Abort the drone.", ABORT_BOTH)) == [
+        (1, "unrequested_step", "nothing in the request asks for tb3.stop: it names neither "
+         "tb3 nor this action, and no value it states goes into it")]
+    assert found(check(sar, "Abort the drone.", plan("abort", ("tb3", "stop", {})))) == [
+        (None, "dropped_request", "the request asks to 'abort' (iris.land); no step does"),
+        (0, "unrequested_step", "nothing in the request asks for tb3.stop: it names neither "
+         "tb3 nor this action, and no value it states goes into it")]
+    assert found(check(sar, "Don't abort the mission.", ABORT_BOTH)) == [
+        (0, "negated_step", "the request rules out iris.land here: \"don't abort\""),
+        (1, "negated_step", "the request rules out tb3.stop here: \"don't abort\"")]
+
+
 @pytest.mark.parametrize("request_", [
     "Land the drone; the rover keeps going.",
     "Land the drone, the rover can carry on.",

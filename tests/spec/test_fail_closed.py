@@ -356,6 +356,22 @@ def test_skills_of_different_robots_may_share_names_and_aliases() -> None:
     assert "halt" in crew.robots["tb3"].skills["stop"].aliases
 
 
+def test_a_workflow_alias_naming_a_skill_a_robot_or_another_workflow_is_refused() -> None:
+    """A workflow's alias asks for each of its steps: one that is a skill's (tb3's "stop"), a
+    robot's or another workflow's would ask for both."""
+    r = refused("sar", ("aliases: [abort, call off the mission,",
+                        "aliases: [abort, stop, TurtleBot, call off the mission,"),
+                ("  search_only:\n", "  search_only:\n    aliases: [Abort]\n"))
+    line = r.line("aliases: [abort,")
+    assert r.problems == [
+        f"line {line}: workflows.abort.aliases.0: 'abort' and 'Abort' of workflow 'search_only' "
+        f"(workflows.search_only.aliases.0) both read as 'abort'; {ONE_NAME}",
+        f"line {line}: workflows.abort.aliases.1: 'stop' already names skill 'tb3.stop' "
+        f"(robots.tb3.skills.stop); {ONE_NAME}",
+        f"line {line}: workflows.abort.aliases.2: 'TurtleBot' and 'turtlebot' of robot 'tb3' "
+        f"(robots.tb3.aliases.2) both read as 'turtlebot'; {ONE_NAME}"]
+
+
 def test_an_alias_with_no_word_is_refused() -> None:
     r = refused("g1_go2", (ROOM_B, "room_b: {pose: [0.0, -1.0], aliases: ['?!', '--']}"))
     line = r.line("room_b:")

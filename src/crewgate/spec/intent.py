@@ -743,6 +743,15 @@ class Intent(IntentChecks, Rule):
         gerunds: dict[tuple[str, ...], set[str]] = {}
         self.air = [n for n, r in crew.robots.items()
                     if AIR_WORDS & {w for p in (r.kind, *r.aliases) for w in words(p)}]
+
+        def action(phrase: str, refs: Iterable[str]) -> None:
+            """The phrase names these steps' action, as a verb and as a gerund."""
+            verb, *rest = _phrases(phrase) or ("",)
+            for ref in refs:
+                _add(skills, phrase, ref)
+                if verb.isalpha():
+                    gerunds.setdefault((gerund(verb), *rest), set()).add(ref)
+
         for name, robot in crew.robots.items():
             for phrase in (name, robot.kind, *robot.aliases):
                 _add(robots, phrase, name)
@@ -751,11 +760,17 @@ class Intent(IntentChecks, Rule):
             for sname, skill in robot.skills.items():
                 if skill.visible:
                     for phrase in (sname.replace("_", " "), *skill.aliases):
-                        _add(skills, phrase, f"{name}.{sname}")
-                        verb, *rest = _phrases(phrase) or ("",)
-                        if verb.isalpha():
-                            gerunds.setdefault((gerund(verb), *rest), set()).add(
-                                f"{name}.{sname}")
+                        action(phrase, (f"{name}.{sname}",))
+        # what an action begins with, as a verb or a gerund ("send", "sending"): a skill's
+        # (not the first word of a workflow's alias: "end the mission" makes no "end" a verb)
+        verbs = frozenset(phrase[0] for table in (skills, gerunds) for phrase in table)
+        # a workflow's aliases ask for each step it allows ("abort the mission": the drone's
+        # landing and the rover's stop), as a skill's alias asks for the skill
+        for workflow in crew.workflows.values():
+            steps = [ref for ref in workflow.steps
+                     if ref in self._skills and self._skills[ref].visible]
+            for phrase in workflow.aliases:
+                action(phrase, steps)
         # a word that says only a type of robot names the crew's robots of its family, when
         # no robot is named by it already ("the copter": the drone; "the ugv": the rover)
         for family, nouns in ROBOT_TYPES.items():
@@ -769,9 +784,7 @@ class Intent(IntentChecks, Rule):
         self.robots = _freeze(robots)
         self.skills = _freeze(skills)
         self.gerunds = _freeze({k: v for k, v in gerunds.items() if k not in skills})
-        # what an action begins with, as a verb or a gerund ("send", "sending")
-        self._verbs = frozenset(phrase[0] for table in (self.skills, self.gerunds)
-                                for phrase in table)
+        self._verbs = verbs
         # skills a robot named as their object is the one to do: those that move or change
         # their own robot ("stop the drone", "land the rover", "drive the dog to room_a");
         # not those that act on a thing or a zone ("find the rover": the drone's search for
@@ -1053,10 +1066,12 @@ class Intent(IntentChecks, Rule):
                 agent = next((a for a in reversed(agents[:k + 1]) if a.negated is None), None)
             mine = {r for r in m.referents if agent is None
                     or r.partition(".")[0] in agent.referents}
+            said_of = agent
             if (thing := self._object_robot(reading, agents, agent_starts, m)) is not None:
                 # "stop the drone", "land the rover": the robot the verb is said of, after it
                 mine = {r for r in m.referents & self._said_of
                         if r.partition(".")[0] in thing.referents}
+                said_of = thing
                 if not mine:
                     brief.misgiven.append((m, thing))
                     continue
@@ -1070,6 +1085,10 @@ class Intent(IntentChecks, Rule):
                     # cannot go, land": what a condition asks)
                     joined.append(m)
                 continue
+            if len(mine) < len(m.referents) and said_of is not None and said_of.negated is None:
+                # "abort the drone": the drone's landing, not the rover's stop (abort's
+                # aliases); not "without the dog, bring ...": the dog is ruled out, not asked
+                m = m._replace(referents=frozenset(mine))
             brief.actions.append(m)
             if m.exclusive:
                 brief.only_actions |= mine

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class _Owner:
-    kind: str  # "location", "object", "robot", "skill"
+    kind: str  # "location", "object", "robot", "skill", "workflow"
     name: str  # "charging", "iris.takeoff"
     word: str  # the name or alias that claimed the key, as written
     path: SpecPath  # where it is written
@@ -42,19 +42,27 @@ def name_problems(crew: Crew) -> Iterator[tuple[SpecPath, str]]:
                                    ("robots", "robot", crew.robots)):
         for name, entry in entries.items():
             yield from _claim(nouns, kind, name, (section, name), entry.aliases)
+    every_action = dict(nouns)
     for rname, robot in crew.robots.items():
         actions = dict(nouns)
         for sname, skill in robot.skills.items():
             yield from _claim(actions, "skill", f"{rname}.{sname}",
                               ("robots", rname, "skills", sname), skill.aliases, sname)
+        every_action.update(actions)
+    # a workflow's aliases ask for its steps: clear of every name, skill and other workflow
+    for wname, workflow in crew.workflows.items():
+        yield from _claim(every_action, "workflow", wname, ("workflows", wname),
+                          workflow.aliases, named=False)
 
 
 def _claim(keys: dict[str, _Owner], kind: str, name: str, path: SpecPath,
-           aliases: Sequence[str], written: str | None = None) -> Iterator[tuple[SpecPath, str]]:
-    """Claim the keys of an entry's name (as ``written``, if not ``name``) and aliases; the
-    problems of those another entry has claimed."""
+           aliases: Sequence[str], written: str | None = None, *, named: bool = True
+           ) -> Iterator[tuple[SpecPath, str]]:
+    """Claim the keys of an entry's name (as ``written``, if not ``name``; not when not
+    ``named``) and aliases; the problems of those another entry has claimed."""
     clashed: set[str] = set()  # each clash of the entry said once ("wave" named and aliased)
-    for i, word in enumerate([written or name, *aliases]):
+    said = [written or name, *aliases] if named else list(aliases)
+    for i, word in enumerate(said, 0 if named else 1):
         where: SpecPath = path if i == 0 else (*path, "aliases", i - 1)
         key = phrase_key(word)
         if not words(word):

@@ -166,6 +166,13 @@ class Workflow(SpecModel, Rule):
     examples: list[str] = Field(
         default_factory=list, description="Example requests that call for this workflow."
     )
+    aliases: list[str] = Field(
+        default_factory=list,
+        description="Words that ask for this workflow as a whole (abort: abort, call off the "
+        "mission, stand down): a request that says one asks for each step the workflow allows, "
+        "as a skill's alias asks for the skill (\"Abort the mission.\" names no robot nor "
+        "action of its own). Shown to the planner.",
+    )
     robots: list[Name] = Field(min_length=1, description="Robots that may take part.")
     steps: dict[StepRef, StepRule] = Field(
         min_length=1, description="The allowed robot-skill steps (a whitelist)."
@@ -227,6 +234,8 @@ class Workflow(SpecModel, Rule):
         out += [rule.describe() for rule in self.order]
         if self.partial:
             out.append("A step whose robot is unavailable is skipped; the other steps still run.")
+        if self.aliases:
+            out.append(f"Asked for as: {', '.join(self.aliases)}.")
         if self.examples:
             out.append("Example requests: " + " | ".join(repr(e) for e in self.examples))
         return "\n".join(out)
