@@ -1327,6 +1327,8 @@ def test_a_number_written_in_words_is_carried_and_held_to_its_range(sar: Crew) -
     ("Walk the dog to room_a; leave the bottle where it is.", "leave the bottle where"),
     ("Walk the dog to room_a; the bottle stays on the table.", "bottle stays"),
     ("Walk the dog to room_a; the bottle must stay put.", "bottle must stay"),
+    # (it carried the bottle)
+    ("Walk the dog to room_a; keep the bottle on the table.", "keep the bottle on"),
 ])
 def test_a_thing_left_where_it_is_is_not_carried(g1_go2: Crew, request_: str, said: str) -> None:
     """An object the request leaves ("stays", "leave it where it is") is no object it states:

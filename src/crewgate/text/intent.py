@@ -405,10 +405,10 @@ ASIDES = frozenset({"however", "though", "meanwhile", "too", "also", "again", "i
 # "keep the drone on the ground", "leave the rover out of it", "keep the dog parked"
 KEEP = frozenset({"keep", "leave", "hold"})
 LEAVE = frozenset({"leave"})  # of KEEP, what rules a thing out ("hold the bottle" takes it)
-# ... and "keep" a thing where it is ("keep the bottle here", "keep the cube where it is"; "keep
-# the bottle" alone, or "keep it in your hand", is holding it)
+# ... and "keep" a thing where it is ("keep the bottle here", "keep the cube where it is", "keep
+# the cube on the table"; "keep the bottle" alone, or "keep it in your hand", is holding it)
 _KEEP_THING = frozenset({"keep"})
-_THING_KEPT = frozenset({"here", "where", "put", "behind", "still", "there",
+_THING_KEPT = frozenset({"here", "where", "put", "behind", "still", "there", "on",
                          # a place kept clear ("keep room_b clear"): nothing goes there
                          "clear", "free", "empty", "vacant", "unoccupied", "closed"})
 KEPT = frozenset({"ground", "grounded", "parked", "docked", "here", "home", "out", "behind",
