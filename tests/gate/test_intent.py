@@ -2701,6 +2701,27 @@ def test_a_thing_named_not_to_be_moved_is_not_carried(g1_go2: Crew, request_: st
                        f"{said!r}")
 
 
+HAND_CUBE = plan("handover", ("g1", "grab_from_table", {"object": "red_cube"}),
+                 ("g1", "hand_over", {"object": "red_cube"}))
+
+
+@pytest.mark.parametrize(("request_", "said"), [
+    # each handed the red cube over
+    ("Hand me the cube that isn't red.", "cube that isn't red"),
+    ("Hand me the cube which is not red.", "cube which is not red"),
+])
+def test_a_thing_denied_a_word_of_its_own_name_is_ruled_out(g1_go2: Crew, request_: str,
+                                                            said: str) -> None:
+    assert found(check(g1_go2, request_, HAND_CUBE)) == [
+        (0, "negated_step", f"the request rules out g1.grab_from_table here: {said!r}"),
+        (1, "negated_step", f"the request rules out g1.hand_over here: {said!r}")]
+
+
+def test_a_relative_clause_that_denies_a_thing_another_word_rules_nothing_out(
+        g1_go2: Crew) -> None:
+    assert found(check(g1_go2, "Hand me the cube that is not heavy.", HAND_CUBE)) == []
+
+
 @pytest.mark.parametrize("request_", [
     "Search the non-flooded area x 0 to 5, y 0 to 5 and land.",
     "Do a non-invasive search of x 0 to 5, y 0 to 5 and land.",

@@ -1175,12 +1175,23 @@ class Reading:
             negated = self._negation(start, end, stays)  # (stays: the robots' table)
             if negated is None and start and self.words[start - 1] == "non":
                 negated = self.said(start - 1, end)  # "the non-red block": not the red block
+            if negated is None and left and (to := self._unlike(end, table[phrase])):
+                negated = self.said(start, to)  # "the cube that isn't red": not the red cube
             if negated is None and (stays or left):
                 negated = self._stays(start, end, robot=stays)
             out.append(tuple_of(Mention, (start, end, " ".join(phrase), table[phrase],
                                           self.clause_of[start], negated,
                                           self._exclusive(start, end, stays), False)))
         return out
+
+    def _unlike(self, end: int, referents: frozenset[str]) -> int:
+        """Where a relative clause after a thing's mention ends that denies it a word of its own
+        name ("the cube that isn't red", "which is not red": red_cube), or 0."""
+        words = self.words
+        if end + 3 >= len(words) or words[end] not in ("that", "which") or words[
+                end + 1:end + 3] not in (("is", "not"), ("isn", "t")):
+            return 0
+        return end + 4 if any(words[end + 3] in name.split("_") for name in referents) else 0
 
     def kept(self, table: PhraseTable) -> list[tuple[Mention, int]]:
         """The mentions of a table of states that a verb keeping them (``KEEPING``) comes
