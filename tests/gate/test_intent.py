@@ -2052,6 +2052,36 @@ def test_an_if_that_says_what_is_wanted_is_no_condition(
     assert found(check(sar, request_, GO_23)) == expected
 
 
+@pytest.mark.parametrize("request_", [
+    # the drone addressed, or what is done said to be done with it or by air: each drove the
+    # rover (a verb with no robot before it in its part was asked of whoever has the skill)
+    "Drone: go to x 2, y 3.", "Hey drone: go to x 2, y 3.", "Go to x 2, y 3, drone.",
+    "Go to x 2, y 3 with the drone.", "Go to x 2, y 3 by air.", "Fly to x 2, y 3.",
+    "Get eyes on x 2, y 3 from above.",
+])
+def test_a_verb_said_to_or_with_a_robot_is_that_robots(sar: Crew, request_: str) -> None:
+    said = request_.rstrip(".")
+    assert found(check(sar, request_, GO_23)) == [
+        (0, "substituted_robot", f"the request gives the point (2, 3) to iris ({said!r}); iris "
+         "has no skill that moves it to a place, and tb3 may not take its place")]
+
+
+@pytest.mark.parametrize("request_", [
+    "Rover: go to x 2, y 3.", "Go to x 2, y 3, rover.", "Go to x 2, y 3 with the rover.",
+    # (the drone named in the middle of the clause: not what the drive is done with)
+    "Drive to x 2, y 3 with the drone overhead.",
+])
+def test_a_verb_said_to_the_robot_that_does_it_is_asked(sar: Crew, request_: str) -> None:
+    assert found(check(sar, request_, GO_23)) == []
+
+
+def test_whoever_is_not_the_robot_rules_it_out(sar: Crew) -> None:
+    assert found(check(sar, "Whoever isn't the rover goes to x 2, y 3.", GO_23)) == [
+        (0, "excluded_robot", "the request rules out tb3 here: \"whoever isn't the rover\""),
+        (0, "negated_step", "the request rules out tb3.navigate_to here: \"whoever isn't the "
+         "rover goes to x 2, y 3\"")]
+
+
 @pytest.mark.parametrize(("request_", "expected"), [
     # each drove the rover
     ("It is forbidden to drive the rover to x 2, y 3.",

@@ -50,12 +50,17 @@ if TYPE_CHECKING:
     from crewgate.spec.robots import Skill
     from crewgate.spec.workflow import StepRule
 
+# before a robot named at the end of a verb's clause: the robot it is done with
+_INSTRUMENTAL = frozenset({"with", "using", "via"})
+SENTENCE_MARKS = frozenset(".!?;")
 AIR_WORDS = frozenset({"quadcopter", "drone", "uav", "aircraft", "multirotor", "helicopter",
                        "plane", "aerial", "air", "fixed", "flying", "quadrotor", "hexacopter"})
 AIR = (("air", "asset"), ("air", "assets"), ("air", "unit"), ("air", "units"), ("aerial",),
        ("air", "robot"), ("air", "robots"), ("flying",), ("flying", "robot"), ("flying", "robots"),
        ("aircraft",), ("drones",), ("air", "support"), ("air", "team"), ("air", "vehicle"),
        ("air", "vehicles"),
+       # how it gets there ("fly to x 2, y 3", "go there by air", "get eyes on it from above")
+       ("fly",), ("by", "air"), ("from", "above"), ("from", "the", "air"),
        # the robot said by its flying ("send the one that flies", "whichever robot can fly")
        *((*who, *that, *fly) for who in (("one",), ("robot",), ("whichever", "robot"),
                                          ("whichever", "one"))
@@ -1064,6 +1069,8 @@ class Intent(IntentChecks, Rule):
                 else None
             if agent is None and k >= 0 and reading.words[m.end:m.end + 1] in _PRONOUNS:
                 agent = next((a for a in reversed(agents[:k + 1]) if a.negated is None), None)
+            if agent is None:
+                agent = self._addressed(reading, agents, agent_starts, m)
             mine = {r for r in m.referents if agent is None
                     or r.partition(".")[0] in agent.referents}
             said_of = agent
@@ -1204,6 +1211,36 @@ class Intent(IntentChecks, Rule):
             if verb >= 0 and words[verb] in GIVING:
                 out.append((robot.referents, reading.said(verb, robot.end)))
         return out
+
+    def _addressed(self, reading: Reading, agents: Sequence[Mention], starts: Sequence[int],
+                   action: Mention) -> Mention | None:
+        """The robot a verb with no robot before it in its part is said to, or done with: one
+        addressed before a colon ("Drone: go to x 2, y 3") or set off by a comma at the end
+        of the verb's sentence ("go to x 2, y 3, drone."), or named at the end of the verb's
+        clause after "with", "using", "via" or as "by air" ("go to x 2, y 3 with the drone";
+        not "... with the drone overhead")."""
+        words, seps, clause_of = reading.words, reading.seps, reading.clause_of
+        k = bisect_left(starts, action.start) - 1
+        if k >= 0:  # an address: the robot (after "hey", "the") ending the clause before
+            a = agents[k]
+            clause = clause_of[a.start]
+            if a.negated is None and clause == clause_of[action.start] - 1 \
+                    and ":" in seps[a.end - 1] and reading.clause_starts[clause] >= a.start - 2:
+                return a
+        for a in agents[k + 1:]:
+            if clause_of[a.start] != clause_of[action.start] or a.negated is not None:
+                break
+            ends = a.end == len(words) or clause_of[a.end] != clause_of[a.start] or bool(
+                SENTENCE_MARKS.intersection(seps[a.end - 1]))
+            if not ends:
+                continue
+            before = a.start - 1 - (a.start > 1 and words[a.start - 1] in ARTICLES)
+            if a.phrase.startswith(("by ", "from ")) or (
+                    before >= 0 and words[before] in _INSTRUMENTAL
+                    and not seps[before].strip()) or "," in seps[a.start - 1 - (
+                        words[a.start - 1] in ARTICLES)]:
+                return a
+        return None
 
     def _object_robot(self, reading: Reading, agents: Sequence[Mention],
                       starts: Sequence[int], action: Mention) -> Mention | None:
