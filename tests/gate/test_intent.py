@@ -2056,14 +2056,29 @@ def test_an_if_that_says_what_is_wanted_is_no_condition(
     # the drone addressed, or what is done said to be done with it or by air: each drove the
     # rover (a verb with no robot before it in its part was asked of whoever has the skill)
     "Drone: go to x 2, y 3.", "Hey drone: go to x 2, y 3.", "Go to x 2, y 3, drone.",
-    "Go to x 2, y 3 with the drone.", "Go to x 2, y 3 by air.", "Fly to x 2, y 3.",
-    "Get eyes on x 2, y 3 from above.",
+    "Go to x 2, y 3 with the drone.", "Go to x 2, y 3 by air.",
 ])
 def test_a_verb_said_to_or_with_a_robot_is_that_robots(sar: Crew, request_: str) -> None:
+    assert found(check(sar, request_, GO_23)) == [
+        (0, "substituted_robot", "the request asks iris to 'go'; iris has no such skill, and "
+         "tb3 may not take its place")]
+
+
+@pytest.mark.parametrize("request_", ["Fly to x 2, y 3.", "Get eyes on x 2, y 3 from above."])
+def test_a_point_said_to_be_reached_by_air_is_the_air_robots(sar: Crew, request_: str) -> None:
     said = request_.rstrip(".")
     assert found(check(sar, request_, GO_23)) == [
         (0, "substituted_robot", f"the request gives the point (2, 3) to iris ({said!r}); iris "
          "has no skill that moves it to a place, and tb3 may not take its place")]
+
+
+def test_a_verb_said_to_a_robot_without_the_skill_is_refused_for_another(g1_go2: Crew) -> None:
+    """"Humanoid: walk to room_b." walked the dog."""
+    walk_b = plan("navigation_only", ("go2", "navigate_to_location", {"location": "room_b"}))
+    assert found(check(g1_go2, "Humanoid: walk to room_b.", walk_b)) == [
+        (0, "substituted_robot", "the request asks g1 to 'walk'; g1 has no such skill, and go2 "
+         "may not take its place")]
+    assert found(check(g1_go2, "Dog: walk to room_b.", walk_b)) == []
 
 
 @pytest.mark.parametrize("request_", [

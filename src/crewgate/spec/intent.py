@@ -1069,8 +1069,9 @@ class Intent(IntentChecks, Rule):
                 else None
             if agent is None and k >= 0 and reading.words[m.end:m.end + 1] in _PRONOUNS:
                 agent = next((a for a in reversed(agents[:k + 1]) if a.negated is None), None)
+            addressed = None
             if agent is None:
-                agent = self._addressed(reading, agents, agent_starts, m)
+                agent = addressed = self._addressed(reading, agents, agent_starts, m)
             mine = {r for r in m.referents if agent is None
                     or r.partition(".")[0] in agent.referents}
             said_of = agent
@@ -1083,8 +1084,10 @@ class Intent(IntentChecks, Rule):
                     brief.misgiven.append((m, thing))
                     continue
             if not mine:  # "make the drone go up": "go" is the rover's; not an action asked
-                if agent is not None and _told_to(reading.words, agent, m):
-                    brief.misgiven.append((m, agent))  # "use the rover to search"
+                if agent is not None and (agent is addressed
+                                          or _told_to(reading.words, agent, m)):
+                    # "use the rover to search", "Humanoid: walk to room_b"
+                    brief.misgiven.append((m, agent))
                 elif m.start and (reading.words[m.start - 1] in ("and", "then") or (
                         "," in reading.seps[m.start - 1] and _IF.isdisjoint(reading.words[
                             reading.clause_starts[reading.clause_of[m.start]]:m.start]))):
