@@ -64,7 +64,7 @@ def test_section_errors_come_with_their_lines_and_the_crews_own() -> None:
         parse_crew(text, "sar.yaml")
     problems = caught.value.problems
     assert [p.split(": ")[1] for p in problems] == ["name", "sim.dt_s"]
-    assert [p.split(":")[0] for p in problems] == ["line 3", "line 185"]
+    assert [p.split(":")[0] for p in problems] == ["line 3", f"line {_line(text, '  dt_s:')}"]
 
 
 def test_a_sections_references_are_checked_against_the_crew() -> None:
@@ -73,7 +73,12 @@ def test_a_sections_references_are_checked_against_the_crew() -> None:
     with pytest.raises(SpecError) as caught:
         parse_crew(text, "sar.yaml")
     assert caught.value.problems == [
-        "line 186: sim.default_world: unknown world 'Z'"]
+        f"line {_line(text, '  default_world:')}: sim.default_world: unknown world 'Z'"]
+
+
+def _line(text: str, start: str) -> int:
+    """The number of the first line of the text that starts so."""
+    return next(n for n, line in enumerate(text.splitlines(), 1) if line.startswith(start))
 
 
 def test_sections_is_not_a_field_of_a_crew_file() -> None:
