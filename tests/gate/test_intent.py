@@ -2319,7 +2319,13 @@ def test_a_bare_no_ending_the_request_takes_it_back_but_one_said_of_a_robot_rule
                      "Drive the rover to x 2, y 3 NOT",
                      "Drive the rover to x 2, y 3 (kidding)",
                      "Drive the rover to x 2, y 3 /s",
-                     "Drive the rover to x 2, y 3 \u2014 said no one."):
+                     "Drive the rover to x 2, y 3 \u2014 said no one.",
+                     # (each drove: a no right after a value, glued to its label or not, or
+                     # after a colon; "never"; a sign written for no)
+                     "drive rover x2 y3 NOT", "Drive the rover to x 2, y 3 no",
+                     "Rover to x 2, y 3: no", "Drive the rover to x 2, y 3 never.",
+                     "Drive the rover to x 2, y 3, never.", "Rover to x 2, y 3: \u274c",
+                     "Rover \u2192 x 2, y 3? \u2717", "Drive the rover to x 2, y 3 \U0001f44e"):
         assert codes(check(sar, request_, GO_23)) == [(None, "retracted_request")], request_
     assert codes(check(sar, "Search x 0 to 5, y 0 to 5 and land; the rover, no.",
                        plan("search_only", *SEARCH, LAND))) == []

@@ -54,7 +54,10 @@ _WORDS = importlib.import_module("crewgate.text.words")
      # are letters
      ("D o n ' t go", ("don", "t", "go")), ("N-O-T", ("not",)), ("n.o.t. the", ("not", "the")),
      ("D \u043e n ' t", ("don", "t")), ("x y 2", ("x", "y", "2")), ("a b-c", ("a", "b", "c")),
-     ("a, b, c", ("a", "b", "c")), ("T B 3", ("t", "b", "3")), ("e.g. a", ("e", "g", "a"))],
+     ("a, b, c", ("a", "b", "c")), ("T B 3", ("t", "b", "3")), ("e.g. a", ("e", "g", "a")),
+     # a sign written for "no" reads as the word, set apart from a word it touches
+     ("y 3: \u274c", ("y", "3", "no")), ("\U0001f6abrover", ("no", "rover")),
+     ("a\u2717b", ("a", "no", "b"))],
 )
 def test_words_are_folded_runs_of_letters_digits_and_marks(text: str,
                                                            expected: tuple[str, ...]) -> None:

@@ -238,7 +238,8 @@ _BARE_NO_WORDS = 4  # a bare no ("Of course not.") is a sentence of at most thes
 # a bare refusal said of a robot right before it ("Rover: no.", "the rover? Not today.")
 _BARE_NO = frozenset({"no", "nope", "nah", "not"})
 _JEST = frozenset({"kidding", "joking"})  # ... and a jest set off at the end ("... (kidding)")
-_SET_OFF_NO = frozenset(",(-\u2013\u2014")  # before a bare no that ends the request
+_SET_OFF_NO = frozenset(",(-\u2013\u2014:")  # before a bare no that ends the request
+_ENDING_NO = _BARE_NO | {"never"}  # ... and what ends it so ("... y 3 never")
 _NOT_NOW = frozenset({"today", "now", "yet", "needed", "required"})
 # ... and a bare dismissal set off by more than a comma ("and the rover? Leave it.", "Rover:
 # skip."; "park the rover, leave it" is no dismissal of the rover)
@@ -1021,17 +1022,16 @@ class Reading:
             return n - 1, n  # "... (kidding)"
         # the no itself: the last word, or "not" before a last "really" ("... (not really)")
         last = n - 2 if n > 2 and words[-2:] == ("not", "really") else n - 1
-        if last < 1 or words[last] not in _BARE_NO:
+        if last < 1 or words[last] not in _ENDING_NO:
             return None
         k = last - 1 if last > 1 and words[last - 1] == "or" else last
-        if _SET_OFF_NO.isdisjoint(seps[k - 1]) and not (
-                words[k] == "not" and words[k - 1][0].isdigit()):
-            return None  # (a "not" right after a value needs nothing to set it off: "... y 3
-            # NOT")
+        after_value = words[k - 1][-1].isdigit()  # ("y 3", "y3")
+        if _SET_OFF_NO.isdisjoint(seps[k - 1]) and not (k == last and after_value):
+            return None  # (a no right after a value needs nothing to set it off: "... y 3
+            # NOT", "... y3 no", "... y 3 never")
         # a "no" after a thing or a robot is said of it ("the rover, no": Reading._said_no); a
         # "not" set off by a dash or a bracket, or "or not", takes all back
-        if k == last and not (words[k - 1][0].isdigit()
-                              or (words[k] == "not" and "," not in seps[k - 1])):
+        if k == last and not (after_value or (words[k] == "not" and "," not in seps[k - 1])):
             return None
         return k, n
 

@@ -41,6 +41,17 @@ _MINUS = re.compile(r"(?:(?<=[\s(\[{,;:=/<>])|^)[\u2010-\u2013\u2212](?=\.?\d)")
 # combining accent glued to the "t")
 _APOSTROPHES = frozenset("\u2018\u2019\u02bc\u2032")
 _ASCII = frozenset(map(chr, range(128)))
+# signs written for "no" ("Rover to x 2, y 3: \u274c", "\U0001f6ab room_b"): read as the word
+# (set apart from a word it touches)
+_NO_SIGNS = frozenset("\u274c\u2717\u2718\u26d4\U0001f6ab\U0001f44e\u2612")
+_NO_SIGN = re.compile(f"[{''.join(sorted(_NO_SIGNS))}]")
+
+
+def _no_word(m: re.Match[str]) -> str:
+    text, start, end = m.string, m.start(), m.end()
+    before = " " if start and (text[start - 1].isalnum() or text[start - 1] == "_") else ""
+    after = " " if end < len(text) and (text[end].isalnum() or text[end] == "_") else ""
+    return f"{before}no{after}"
 # a negation typed without its apostrophe, or with another mark or a space in its place
 # ("dont", "shouldnt", "cant", "don;t", "do n't", "donot"), as the apostrophe writes it: every
 # reader of a negation reads it ("don't"). One pass, no repetition but the word's own letters.
@@ -137,6 +148,8 @@ def clean(text: str) -> str:
     table.update((ord(c), "'") for c in _APOSTROPHES.intersection(chars))
     if table:
         text = text.translate(table)
+    if not _NO_SIGNS.isdisjoint(chars):
+        text = _NO_SIGN.sub(_no_word, text)
     text = _spelled_joined(text, _SPELLED_GUARD)  # (a look-alike letter alone: "D о n't")
     if not _LOOKALIKE.keys().isdisjoint(chars):
         text = _WORD_RUN.sub(_as_shown, text)
