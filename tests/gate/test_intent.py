@@ -1072,6 +1072,18 @@ def test_a_robot_that_is_not_the_rover_is_not_the_rover(sar: Crew, request_: str
         (0, "negated_step", f"the request rules out tb3.navigate_to here: {step!r}")]
 
 
+@pytest.mark.parametrize(("request_", "said"), [
+    # (each carried the bottle there)
+    ("Carry the bottle to whichever room isn't room_b.", "room isn't room_b"),
+    ("Carry the bottle wherever isn't room_b.", "wherever isn't room_b"),
+    ("Carry the bottle to any place that isn't room_b.", "that isn't room_b"),
+])
+def test_a_place_that_is_not_the_place_is_not_the_place(g1_go2: Crew, request_: str,
+                                                        said: str) -> None:
+    assert found(check(g1_go2, request_, carry("bottle", "room_b"))) == [
+        (2, "negated_step", f"the request rules out go2.navigate_to_location here: {said!r}")]
+
+
 @pytest.mark.parametrize("request_", [
     "Carry the bottle to room_a with the dog alone.",
     "Carry the bottle to room_a with the dog on its own.",

@@ -114,8 +114,9 @@ NEGATIONS: tuple[tuple[str, ...], ...] = (
     # "send the robot that isn't the rover", "whichever robot isn't the rover", "hand me
     # whatever isn't the bottle"
     *((who, be, "t") for who in ("that", "which", "robot", "one", "whatever", "whichever",
-                                 "whoever",
-                                 "thing", "object", "anything", "something")
+                                 "whoever", "thing", "object", "anything", "something",
+                                 # "to whichever room isn't room_b"
+                                 "room", "place", "location", "spot", "table", "wherever")
       for be in ("isn", "aren")),
     # "skip the search and ...", "instead of searching", "call off the search"
     *_NARROW_CUES,
