@@ -55,6 +55,11 @@ def test_sentences_end_at_their_marks_not_at_a_decimal_point() -> None:
     ("We wanted to send the rover there, but the path is blocked.",
      [("tells what happened", "we wanted to send the rover there, but ...", 0, 12)]),
     ("The rover drove there yesterday.", [("tells what happened", "yesterday", 0, 5)]),
+    # (each drove the rover now)
+    ("Eventually, drive there.", [("asks for it later", "eventually", 0, 3)]),
+    ("Drive there in a while.", [("asks for it later", "in a while", 0, 5)]),
+    ("Drive there when you get a chance.",
+     [("asks for it later", "when you get a chance", 0, 7)]),
     ("Drive there tomorrow.", [("asks for it later", "tomorrow", 0, 3)]),
     # "later" ending a clause of one action, or opening a sentence (the drive was asked)
     ("Send the rover there later.", [("asks for it later", "later", 0, 5)]),

@@ -147,6 +147,11 @@ LATER: tuple[tuple[str, ...], ...] = (
     ("in", "the", "afternoon"), ("in", "the", "evening"), ("next", "time"),
     ("another", "time"), ("some", "other", "time"), ("next", "mission"),
     ("at", "some", "point"), ("some", "day"), ("someday",), ("one", "of", "these", "days"),
+    ("eventually",), ("sometime",), ("later", "on"), ("in", "the", "future"),
+    ("in", "a", "while"), ("in", "a", "bit"), ("at", "a", "later", "time"),
+    ("at", "a", "later", "date"), ("down", "the", "line"), ("in", "due", "course"),
+    ("when", "convenient"), ("whenever", "convenient"), ("at", "your", "convenience"),
+    ("when", "you", "get", "a", "chance"), ("when", "you", "have", "time"),
     *(("on", "my", w) for w in ("mark", "signal", "command", "go", "order", "word")),
     *((wait, *for_, "my", w) for wait, for_ in (
         ("wait", ("for",)), ("waits", ("for",)), ("waiting", ("for",)), ("await", ()),
