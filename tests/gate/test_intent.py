@@ -2102,6 +2102,12 @@ def test_a_verb_said_to_the_robot_that_does_it_is_asked(sar: Crew, request_: str
     assert found(check(sar, request_, GO_23)) == []
 
 
+def test_a_point_fallen_short_of_is_not_where_to_go(sar: Crew) -> None:
+    """(The drive to the point itself was accepted.)"""
+    assert found(check(sar, "Drive the rover 1 m short of x 2, y 3.", GO_23)) == [
+        (0, "negated_step", "the request rules out tb3.navigate_to here: 'short of x 2, y 3'")]
+
+
 def test_whoever_is_not_the_robot_rules_it_out(sar: Crew) -> None:
     assert found(check(sar, "Whoever isn't the rover goes to x 2, y 3.", GO_23)) == [
         (0, "excluded_robot", "the request rules out tb3 here: \"whoever isn't the rover\""),

@@ -160,6 +160,7 @@ def test_a_range_in_another_length_unit_is_no_zone_in_metres() -> None:
     "Search x in [0, 5] ft, y in [0, 5] ft.",
     # one axis in feet: no zone either
     "Search x 0 to 5, y 0 to 5 ft.",
+    "Search x 0 to 5, y 0 to 5 in feet.",
 ])
 def test_a_range_ending_in_another_length_unit_is_no_zone_in_metres(text: str) -> None:
     assert (facts(text).zones, facts(text).points) == ((), ())
@@ -168,6 +169,9 @@ def test_a_range_ending_in_another_length_unit_is_no_zone_in_metres(text: str) -
 @pytest.mark.parametrize(("text", "points"), [
     ("Drive to x 3, y 2 ft.", ()),
     ("Drive to (3, 2) ft.", ()),
+    # ... or after "in" (it drove to (3, 2) in metres)
+    ("Drive to (3, 2) in feet.", ()),
+    ("Drive to (3, 2) in metres.", ((3.0, 2.0),)),
     # a quantity after the point is not its unit
     ("Drive to (3, 2), 5 ft above the ground.", ((3.0, 2.0),)),
     ("Drive to x 3, y 2 m.", ((3.0, 2.0),)),

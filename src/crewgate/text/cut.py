@@ -104,11 +104,14 @@ class Cut:
 
 def _unit_after(gap: str, n: int) -> str:
     """The word after the first ``n`` tokens of a gap (a shape's closer), lower-case ("" for
-    none): a unit there is the shape's numbers' ("x 0 to 5 ft", "[0, 5] ft"). Reads n + 1 tokens
-    at most (n is bounded by the longest closer)."""
+    none), past an "in": a unit there is the shape's numbers' ("x 0 to 5 ft", "[0, 5] ft",
+    "(2, 3) in feet"). Reads n + 2 tokens at most (n is bounded by the longest closer)."""
     for k, m in enumerate(TOKEN.finditer(gap)):
-        if k == n:
-            return m.group().lower()
+        word = m.group().lower()
+        if k == n and word != "in":
+            return word
+        if k == n + 1:
+            return word
     return ""
 
 

@@ -78,6 +78,7 @@ _NARROW_CUES = (("skip",), ("skipping",), ("instead", "of"), ("rather", "than"),
                                            ("part", "way"), ("part", "of", "the", "way"),
                                            ("most", "of", "the", "way"))
                   for to in ("to", "towards", "toward")),
+                ("short", "of"),  # "drive the rover 1 m short of x 2, y 3"
                 # a place said as where another is ("walk the dog next to room_b", "the room
                 # beside room_b", "walk past the charger", "hand me the cube beside the
                 # bottle"): it is not where to go, nor what to take
