@@ -820,6 +820,8 @@ def test_never_mind_before_a_thing_takes_nothing_back(sar: Crew) -> None:
     # (each landing was accepted)
     ("Search x 0 to 5, y 0 to 5 and stay up there.", "stay up there"),
     ("Search x 0 to 5, y 0 to 5, then stay overhead.", "stay overhead"),
+    ("Search x 0 to 5, y 0 to 5 and stay up.", "stay up"),
+    ("Search x 0 to 5, y 0 to 5; keep the drone up.", "keep the drone up"),
     # "hover" said after every action asked: where the drone ends (the landing was accepted)
     ("Search x 0 to 5, y 0 to 5 and hover.", "hover"),
     ("Search x 0 to 5, y 0 to 5, then hover there.", "hover"),
@@ -828,6 +830,14 @@ def test_a_state_the_request_keeps_rules_out_what_ends_it(sar: Crew, request_: s
                                                           said: str) -> None:
     assert found(check(sar, request_, plan("search_only", *SEARCH, LAND))) == [
         (2, "negated_step", f"the request keeps iris airborne ({said!r}); iris.land ends it")]
+
+
+@pytest.mark.parametrize("request_", [
+    "Keep up the good work: search x 0 to 5, y 0 to 5 and land.",
+    "Keep up with the plan: search x 0 to 5, y 0 to 5 and land.",
+])
+def test_keeping_up_with_something_keeps_no_robot_up(sar: Crew, request_: str) -> None:
+    assert found(check(sar, request_, plan("search_only", *SEARCH, LAND))) == []
 
 
 @pytest.mark.parametrize("request_", [
