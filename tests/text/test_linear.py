@@ -85,6 +85,10 @@ PADDING = {
     # words spelled out letter by letter (joined by one pattern), and runs that end as a word
     # goes on ("a b cd"), or change their separator ("a b-c")
     "words spelled out": lambda: _repeat("D o n ' t d-r-i-v-e n.o.t. x y cd a b-c "),
+    # robots addressed, or named after the verb in a long clause (each verb looks a few words
+    # on at most)
+    "robots addressed and named after verbs": lambda: _repeat(
+        "drone: go to room_a with the rover, walk there, dog. go with the dog overhead, "),
 }
 
 

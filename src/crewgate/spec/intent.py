@@ -52,6 +52,7 @@ if TYPE_CHECKING:
 
 # before a robot named at the end of a verb's clause: the robot it is done with
 _INSTRUMENTAL = frozenset({"with", "using", "via"})
+ADDRESS_REACH = 12  # words from a verb to a robot named at the end of its clause, at most
 SENTENCE_MARKS = frozenset(".!?;")
 AIR_WORDS = frozenset({"quadcopter", "drone", "uav", "aircraft", "multirotor", "helicopter",
                        "plane", "aerial", "air", "fixed", "flying", "quadrotor", "hexacopter"})
@@ -1236,18 +1237,16 @@ class Intent(IntentChecks, Rule):
             if a.negated is None and clause == clause_of[action.start] - 1 \
                     and ":" in seps[a.end - 1] and reading.clause_starts[clause] >= a.start - 2:
                 return a
-        for a in agents[k + 1:]:
-            if clause_of[a.start] != clause_of[action.start] or a.negated is not None:
+        for a in agents[k + 1:]:  # (the robots after the verb, a few words on at most)
+            if clause_of[a.start] != clause_of[action.start] or a.negated is not None \
+                    or a.start - action.end > ADDRESS_REACH:
                 break
-            ends = a.end == len(words) or clause_of[a.end] != clause_of[a.start] or bool(
-                SENTENCE_MARKS.intersection(seps[a.end - 1]))
-            if not ends:
-                continue
-            before = a.start - 1 - (a.start > 1 and words[a.start - 1] in ARTICLES)
-            if a.phrase.startswith(("by ", "from ")) or (
-                    before >= 0 and words[before] in _INSTRUMENTAL
-                    and not seps[before].strip()) or "," in seps[a.start - 1 - (
-                        words[a.start - 1] in ARTICLES)]:
+            if not (a.end == len(words) or clause_of[a.end] != clause_of[a.start]
+                    or not SENTENCE_MARKS.isdisjoint(seps[a.end - 1])):
+                continue  # not at the end of its clause ("... with the drone overhead")
+            lead = a.start - 1 if words[a.start - 1] in ARTICLES else a.start  # ("the drone")
+            if a.phrase.startswith(("by ", "from ")) or "," in seps[lead - 1] or (
+                    words[lead - 1] in _INSTRUMENTAL and not seps[lead - 1].strip()):
                 return a
         return None
 
