@@ -41,17 +41,6 @@ _MINUS = re.compile(r"(?:(?<=[\s(\[{,;:=/<>])|^)[\u2010-\u2013\u2212](?=\.?\d)")
 # combining accent glued to the "t")
 _APOSTROPHES = frozenset("\u2018\u2019\u02bc\u2032")
 _ASCII = frozenset(map(chr, range(128)))
-# signs written for "no" ("Rover to x 2, y 3: \u274c", "\U0001f6ab room_b"): read as the word
-# (set apart from a word it touches)
-_NO_SIGNS = frozenset("\u274c\u2717\u2718\u26d4\U0001f6ab\U0001f44e\u2612")
-_NO_SIGN = re.compile(f"[{''.join(sorted(_NO_SIGNS))}]")
-
-
-def _no_word(m: re.Match[str]) -> str:
-    text, start, end = m.string, m.start(), m.end()
-    before = " " if start and (text[start - 1].isalnum() or text[start - 1] == "_") else ""
-    after = " " if end < len(text) and (text[end].isalnum() or text[end] == "_") else ""
-    return f"{before}no{after}"
 # a negation typed without its apostrophe, or with another mark or a space in its place
 # ("dont", "shouldnt", "cant", "don;t", "do n't", "donot"), as the apostrophe writes it: every
 # reader of a negation reads it ("don't"). One pass, no repetition but the word's own letters.
@@ -98,6 +87,19 @@ def _spelled_joined(text: str, guard: re.Pattern[str]) -> str:
     return _SPELLED.sub(_joined, text) if guard.search(text) else text
 
 
+# signs written for "no" ("Rover to x 2, y 3: \u274c", "\U0001f6ab room_b"): read as the word
+# (set apart from a word it touches)
+_NO_SIGNS = frozenset("\u274c\u2717\u2718\u26d4\U0001f6ab\U0001f44e\u2612")
+_NO_SIGN = re.compile(f"[{''.join(sorted(_NO_SIGNS))}]")
+
+
+def _no_word(m: re.Match[str]) -> str:
+    text, start, end = m.string, m.start(), m.end()
+    before = " " if start and (text[start - 1].isalnum() or text[start - 1] == "_") else ""
+    after = " " if end < len(text) and (text[end].isalnum() or text[end] == "_") else ""
+    return f"{before}no{after}"
+
+
 def _as_shown(m: re.Match[str]) -> str:
     word = m.group()
     if _LOOKALIKE.keys().isdisjoint(word) or not any(c.isascii() for c in word):
@@ -133,9 +135,10 @@ def clean(text: str) -> str:
     written but not seen (Unicode's format characters: zero-width spaces and joiners, soft
     hyphens, direction marks, byte order marks), with a typographic apostrophe made "'", a
     dash written for a minus sign made "-", a Cyrillic or Greek letter drawn as a Latin one
-    made that letter in a word of Latin letters or digits (``_LOOKALIKE``), and a negation typed
-    without its apostrophe written with it (``_CONTRACTED``: "dont" -> "don't"). An ASCII text
-    needs only the last.
+    made that letter in a word of Latin letters or digits (``_LOOKALIKE``), a sign written for
+    "no" made the word (``_NO_SIGNS``), a word spelled out letter by letter written as the word
+    (``_SPELLED``: "D o n ' t" -> "Don't"), and a negation typed without its apostrophe written
+    with it (``_CONTRACTED``: "dont" -> "don't"). An ASCII text needs only the last two.
     (Linear: one normalization, the distinct characters looked at once, one translation, two
     patterns, one with a one-character lookbehind. The last texts cleaned are kept: each reader
     of a request cleans it.)"""
@@ -150,7 +153,7 @@ def clean(text: str) -> str:
         text = text.translate(table)
     if not _NO_SIGNS.isdisjoint(chars):
         text = _NO_SIGN.sub(_no_word, text)
-    text = _spelled_joined(text, _SPELLED_GUARD)  # (a look-alike letter alone: "D о n't")
+    text = _spelled_joined(text, _SPELLED_GUARD)  # (before a lone look-alike: "D о n ' t")
     if not _LOOKALIKE.keys().isdisjoint(chars):
         text = _WORD_RUN.sub(_as_shown, text)
     return _CONTRACTED.sub(_contraction, _MINUS.sub("-", text))
