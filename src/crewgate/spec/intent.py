@@ -53,7 +53,7 @@ if TYPE_CHECKING:
 # before a robot named at the end of a verb's clause: the robot it is done with
 _INSTRUMENTAL = frozenset({"with", "using", "via"})
 ADDRESS_REACH = 12  # words from a verb to a robot named at the end of its clause, at most
-SENTENCE_MARKS = frozenset(".!?;")
+_SENTENCE_MARKS = frozenset(".!?;")
 AIR_WORDS = frozenset({"quadcopter", "drone", "uav", "aircraft", "multirotor", "helicopter",
                        "plane", "aerial", "air", "fixed", "flying", "quadrotor", "hexacopter"})
 AIR = (("air", "asset"), ("air", "assets"), ("air", "unit"), ("air", "units"), ("aerial",),
@@ -1242,7 +1242,7 @@ class Intent(IntentChecks, Rule):
                     or a.start - action.end > ADDRESS_REACH:
                 break
             if not (a.end == len(words) or clause_of[a.end] != clause_of[a.start]
-                    or not SENTENCE_MARKS.isdisjoint(seps[a.end - 1])):
+                    or not _SENTENCE_MARKS.isdisjoint(seps[a.end - 1])):
                 continue  # not at the end of its clause ("... with the drone overhead")
             lead = a.start - 1 if words[a.start - 1] in ARTICLES else a.start  # ("the drone")
             if a.phrase.startswith(("by ", "from ")) or "," in seps[lead - 1] or (
