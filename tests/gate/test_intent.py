@@ -2203,6 +2203,17 @@ def test_a_workflow_alias_asks_for_the_workflows_steps(sar: Crew, request_: str)
     assert found(check(sar, request_, ABORT_BOTH)) == []
 
 
+def test_an_action_aborted_is_ruled_out(sar: Crew) -> None:
+    """"Abort the drive to x 2, y 3." drove the rover; the abort itself is asked (the stop)."""
+    assert found(check(sar, "Abort the drive to x 2, y 3.", GO_23)) == [
+        (None, "dropped_request", "the request asks to 'abort' (iris.land, tb3.stop); no step "
+         "does"),
+        (0, "negated_step", "the request rules out tb3.navigate_to here: 'abort the drive to x "
+         "2, y 3'")]
+    assert found(check(sar, "Abort the drive to x 2, y 3.",
+                       plan("abort", ("tb3", "stop", {})))) == []
+
+
 def test_a_workflow_alias_said_of_a_robot_asks_that_robots_step_only(sar: Crew) -> None:
     assert found(check(sar, "Abort the drone.", ABORT_BOTH)) == [
         (1, "unrequested_step", "nothing in the request asks for tb3.stop: it names neither "

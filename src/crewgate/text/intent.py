@@ -50,10 +50,13 @@ BESIDE = frozenset(_BESIDE)
 _NEIGHBOURS = frozenset({("s", w) for w in ("neighbour", "neighbor", "neighbours", "neighbors")})
 # ... whose scope ends before where to go ("walk the dog past the charger to room_b")
 ONWARD = frozenset({"to", "into", "onto", "towards", "toward", "then"})
+_ABORTS = frozenset({"abort", "aborting"})
 # cues that negate one thing, not what follows it ("skip the search and send the rover": the
 # rover is asked): their scope also ends at a word that joins (CLAUSE_JOINS)
 _NARROW_CUES = (("skip",), ("skipping",), ("instead", "of"), ("rather", "than"),
                 ("in", "place", "of"), ("in", "lieu", "of"), ("cancel",),
+                # an action aborted ("abort the drive to x 2, y 3"; not "abort the mission")
+                *((w,) for w in sorted(_ABORTS)),
                 # the speaker's to decide ("search ...; I'll decide about the rover")
                 *((*who, "decide", on) for who in (("i", "ll"), ("i", "will"), ("we", "ll"),
                                                    ("we", "will"), ("let", "me"), ("let", "us"))
@@ -727,7 +730,9 @@ class Reading:
         """The reach of each negation cue: to the end of its clause, a contrast word ("but",
         "just", "then"), or ``WINDOW`` words, whichever comes first."""
         out = []
-        cues = self.find(NEGATIONS)
+        # ("abort" negates only an action after it: "abort the drive", not "abort the mission")
+        cues = [(start, end) for start, end in self.find(NEGATIONS)
+                if self.words[start] not in _ABORTS or self._action_at(end)]
         begins = {start for start, _ in cues}
         undone: set[int] = set()  # cues a negation before them takes back
         words = self.words
@@ -801,6 +806,14 @@ class Reading:
         if dropped:  # (in the order of where each begins)
             out = sorted([*out, *dropped], key=attrgetter("at"))
         return out
+
+    def _action_at(self, k: int) -> bool:
+        """Whether an action of the crew's is named at word ``k``, past an article ("the
+        drive", "searching")."""
+        words = self.words
+        if k < len(words) and words[k] in ARTICLES:
+            k += 1
+        return k < len(words) and words[k] in self.verbs
 
     def _prevented(self) -> list[Scope]:
         """What "prevent", "keep" or "stop" someone "from" rules out: what follows "from", to
