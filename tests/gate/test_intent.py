@@ -2807,6 +2807,32 @@ def test_a_thing_denied_a_word_of_its_own_name_is_ruled_out(g1_go2: Crew, reques
         (1, "negated_step", f"the request rules out g1.hand_over here: {said!r}")]
 
 
+@pytest.mark.parametrize(("request_", "expected"), [
+    # each handed the red cube over
+    ("Hand the red cube to nobody.",
+     [(0, "negated_step", "the request rules out g1.grab_from_table here: 'hand the red cube "
+       "to nobody'"),
+      (1, "negated_step", "the request rules out g1.hand_over here: 'hand the red cube to "
+       "nobody'")]),
+    ("Hand me the red cube. Don't do it.",
+     [(None, "retracted_request", "the request takes back what it asked (\"don't do it\"): no "
+       "step may run")]),
+    ("Hand me the red cube. Don't bother.",
+     [(None, "retracted_request", "the request takes back what it asked (\"don't bother\"): "
+       "no step may run")]),
+    ("Hand me the red cube \u2014 but only after I ask.",
+     [(None, "nothing_asked", "the request asks for it later ('after i ask') and asks nothing "
+       "to move now: no step may run (to have it done now, ask without 'after i ask')")]),
+    ("Hand me the red cube once I'm seated.",
+     [(None, "nothing_asked", "the request asks for it later (\"once i'm seated\") and asks "
+       "nothing to move now: no step may run (to have it done now, ask without \"once i'm "
+       "seated\")")]),
+])
+def test_a_handover_to_no_one_called_off_or_for_later_moves_nothing(
+        g1_go2: Crew, request_: str, expected: list[tuple[int | None, str, str]]) -> None:
+    assert found(check(g1_go2, request_, HAND_CUBE)) == expected
+
+
 def test_a_relative_clause_that_denies_a_thing_another_word_rules_nothing_out(
         g1_go2: Crew) -> None:
     assert found(check(g1_go2, "Hand me the cube that is not heavy.", HAND_CUBE)) == []

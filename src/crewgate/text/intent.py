@@ -219,7 +219,11 @@ NOTHING_MOVES: tuple[tuple[str, ...], ...] = (
 TAKING_BACK = RETRACTIONS + NOTHING_MOVES  # what takes back what came before
 # a prohibition with nothing after it in its sentence, opening it past these words, takes back
 # what came before too ("Drive the rover to x 2, y 3. Wait, no, don't."; Reading._bare)
-BARE_PROHIBITIONS: tuple[tuple[str, ...], ...] = (("don", "t"), ("do", "not"), ("dont",))
+BARE_PROHIBITIONS: tuple[tuple[str, ...], ...] = (
+    ("don", "t"), ("do", "not"), ("dont",),
+    # "..., or actually don't bother.", "... Don't do it."
+    *((*dont, *it) for dont in (("don", "t"), ("do", "not"), ("dont",))
+      for it in (("bother",), ("do", "it"), ("do", "that"))))
 _INTERJECTIONS = frozenset({"no", "nope", "nah", "wait", "actually", "oh", "um", "uh", "hmm",
                             "ok", "okay", "please", "sorry", "hold", "on", "so", "well"})
 _SENTENCE_ENDS = frozenset(".!")
@@ -320,6 +324,8 @@ _BE = (("is",), ("are",), ("would", "be"))  # before what drops its subject
 # the cues (as a negation's scope says them) that say their subject is a hazard
 HAZARD_CUES = frozenset(" ".join((*be, *h)) for be in _BE for h in _HAZARDS)
 DROPS: tuple[tuple[str, ...], ...] = (
+    # given to no one ("hand the red cube to nobody")
+    ("to", "nobody"), ("to", "no", "one"), ("to", "noone"),
     *((be, "not", a) for be in ("is", "are") for a in _UNWANTED),
     *((be, "no", "longer", a) for be in ("is", "are") for a in _UNWANTED),
     *((be, "t", a) for be in ("isn", "aren") for a in _UNWANTED),

@@ -127,7 +127,10 @@ _CONSENTS_GIVEN = (*_CONSENTS, "ok", "okay")  # ... and what it is given as ("ge
 _UNTIL = ("when", "until", "till", "if", "once", "after")
 _DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _BACK = (*((who, *be, state) for who, bes in (("i", (("m",), ("am",))), ("we", (("re",), ("are",))))
-           for be in bes for state in ("back", "done")),
+           for be in bes for state in ("back", "done", "ready")),
+         # the speaker in place ("once I'm seated", "when I'm there")
+         *(("i", *be, state) for be in (("m",), ("am",))
+           for state in ("seated", "there", "here", "in", "set")),
          *((who, *did) for who in ("i", "we") for did in (
              ("get", "back"), ("come", "back"), ("return",), ("arrive",), ("finish",))))
 # anywhere in a sentence, not after "not" ("now, not tomorrow"): what asks for later
@@ -159,7 +162,7 @@ LATER: tuple[tuple[str, ...], ...] = (
     *(("after", "my", w) for w in _CONSENTS),
     *((w, "i", "say", s) for w in _UNTIL for s in ("so", "go")),
     *((w, "i", v) for w in _UNTIL for v in ("confirm", "approve", "agree", "check", "verify",
-                                             "review", "decide", "know", "see", "look")),
+                                             "review", "decide", "know", "see", "look", "ask")),
     *((w, "i", "give", "the", s) for w in _UNTIL
       for s in ("word", "signal", "order", "command", "go")),
     *((w, "i", "tell", "you") for w in _UNTIL),
