@@ -2733,6 +2733,11 @@ def test_a_negation_however_typed_rules_the_walk_out(
     ("Hand the bottle to the dog.", "hand the bottle to the dog"),
     ("Give the water bottle to the robot dog, please.", "give the water bottle to the robot dog"),
     ("Bring the bottle to the quadruped.", "bring the bottle to the quadruped"),
+    # "over" after the verb or the thing, and a thing put in or on the robot (each was handed
+    # over to the person)
+    ("Hand over the bottle to the dog.", "hand over the bottle to the dog"),
+    ("Hand the bottle over to the dog.", "hand the bottle over to the dog"),
+    ("Put the bottle in the dog's bin.", "put the bottle in the dog"),
 ])
 def test_a_thing_given_to_a_robot_is_not_handed_to_a_person(g1_go2: Crew, request_: str,
                                                            said: str) -> None:
@@ -2742,8 +2747,9 @@ def test_a_thing_given_to_a_robot_is_not_handed_to_a_person(g1_go2: Crew, reques
     assert found(check(g1_go2, request_, hand("bottle"))) == [
         (None, "dropped_request", f"the request gives something to go2 ({said!r}); no step "
          "gives go2 anything")]
-    assert found(check(g1_go2, request_.replace("the dog", "me").replace(
-        "the robot dog", "me").replace("the quadruped", "me"), hand("bottle"))) == []
+    if " to " in request_:
+        assert found(check(g1_go2, request_.replace("the dog", "me").replace(
+            "the robot dog", "me").replace("the quadruped", "me"), hand("bottle"))) == []
 
 
 @pytest.mark.parametrize(("request_", "goal", "problems"), [

@@ -1205,8 +1205,10 @@ class Intent(IntentChecks, Rule):
     def _recipients(self, reading: Reading, things: Sequence[Mention],
                     robots: Sequence[Mention]) -> list[tuple[frozenset[str], str]]:
         """The robots a thing is given to: a verb of giving (``GIVING``), the thing, "to" and
-        the robot, in that order ("hand the bottle to the dog", "give the red cube to the
-        robot dog"), with the saying."""
+        the robot, in that order, "over" after the verb or the thing ("hand the bottle to the
+        dog", "give the red cube to the robot dog", "hand over the cube to the dog", "hand the
+        cube over to the dog"), or a verb of putting, the thing, "in" or "on" and the robot
+        ("put the cube in the dog's bin", "place it on the dog"), with the saying."""
         words = reading.words
         ends = {m.end: m for m in things if m.negated is None}
         out = []
@@ -1214,11 +1216,16 @@ class Intent(IntentChecks, Rule):
             if robot.negated is not None:
                 continue
             k = robot.start - 1 - (robot.start > 0 and words[robot.start - 1] in ARTICLES)
-            thing = ends.get(k) if k >= 0 and words[k] == "to" else None
+            if k < 1 or words[k] not in _TO_ROBOT:
+                continue
+            thing = ends.get(k - 1 if words[k - 1] == "over" else k)
             if thing is None or reading.clause_of[thing.start] != reading.clause_of[k]:
                 continue
             verb = thing.start - 1 - (thing.start > 0 and words[thing.start - 1] in ARTICLES)
-            if verb >= 0 and words[verb] in GIVING:
+            if verb > 0 and words[verb] == "over":
+                verb -= 1
+            if verb >= 0 and (words[verb] in PUTTING if words[k] in _INTO_ROBOT
+                              else words[verb] in GIVING):
                 out.append((robot.referents, reading.said(verb, robot.end)))
         return out
 
@@ -1723,6 +1730,12 @@ GIVING = frozenset({f"{verb}{end}" for verb in ("hand", "pass", "deliver", "send
                     for end in ("", "s", "ing")} | {
     "give", "gives", "giving", "take", "takes", "taking", "carry", "carries", "carrying",
     "get", "gets", "getting"})
+# ... and of putting a thing in or on a robot ("put the cube in the dog's bin")
+PUTTING = frozenset({f"{verb}{end}" for verb in ("put", "place", "drop", "load", "set")
+                     for end in ("", "s", "ing")} | {"placing", "loading", "dropping",
+                                                      "putting", "setting"})
+_INTO_ROBOT = frozenset({"in", "into", "on", "onto"})
+_TO_ROBOT = frozenset({"to"}) | _INTO_ROBOT
 _ANY = frozenset({"anything", "anyone", "anybody", "anywhere", *UNIVERSAL})
 
 
