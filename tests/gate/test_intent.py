@@ -2112,6 +2112,27 @@ def test_a_verb_said_to_the_robot_that_does_it_is_asked(sar: Crew, request_: str
     assert found(check(sar, request_, GO_23)) == []
 
 
+@pytest.mark.parametrize(("request_", "said"), [
+    # each took off to 6 m (the value, read as stated, licensed it; a 4 m takeoff was refused
+    # as a substitution)
+    ("Take off, but not to 6 m, search x 0 to 5, y 0 to 5 and land.", "not to 6 m"),
+    ("Take off to any altitude except 6 m, search x 0 to 5, y 0 to 5 and land.", "except 6 m"),
+    ("Take off to any altitude but 6 m, search x 0 to 5, y 0 to 5 and land.",
+     "any altitude but 6 m"),
+    ("Avoid 6 m: take off, search x 0 to 5, y 0 to 5 and land.", "avoid 6 m"),
+    ("Take off to an altitude other than 6 m, search x 0 to 5, y 0 to 5 and land.",
+     "other than 6 m"),
+    ("Take off to 4 m, not 6 m, search x 0 to 5, y 0 to 5 and land.", "not 6 m"),
+    ("Don't take off to 6 m, search x 0 to 5, y 0 to 5 and land.", "don't take off to 6 m"),
+])
+def test_a_value_ruled_out_is_no_value_stated(sar: Crew, request_: str, said: str) -> None:
+    six, four = (plan("search_only", ("iris", "takeoff", {"altitude": a}),
+                      ("iris", "search_target", ZONE), LAND) for a in (6, 4))
+    assert found(check(sar, request_, six)) == [
+        (0, "negated_step", f"the request rules out iris.takeoff here: {said!r}")]
+    assert found(check(sar, request_, four)) == []
+
+
 def test_a_point_fallen_short_of_is_not_where_to_go(sar: Crew) -> None:
     """(The drive to the point itself was accepted.)"""
     assert found(check(sar, "Drive the rover 1 m short of x 2, y 3.", GO_23)) == [

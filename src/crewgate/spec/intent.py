@@ -150,6 +150,9 @@ class Brief:
     # points and zones a negation covers ("not x 2, y 3", "avoid (2, 3)"), with its saying
     negated_points: list[tuple[tuple[float, float], str]] = field(default_factory=list)
     negated_zones: list[tuple[Zone, str]] = field(default_factory=list)
+    # ... and quantities ("take off, but not to 6 m", "any altitude except 6 m"): a parameter
+    # given the value is ruled out
+    negated_quantities: list[tuple[Stated, str]] = field(default_factory=list)
     # ... of them, the zones a negation keeps away from ("avoid x 0 to 2, y 0 to 2", "stay out
     # of ...", "x 0 to 2, y 0 to 2 is off limits"): a point in one, or a zone over one, is ruled
     # out
@@ -676,7 +679,8 @@ class IntentChecks:
 
     def _ruled_out(self, brief: Brief, step: PlannedStep, f: Findings) -> None:
         if not (brief.negated or brief.negated_points or brief.negated_zones
-                or brief.negated_with or brief.left_out_zones or brief.avoided_zones):
+                or brief.negated_with or brief.left_out_zones or brief.avoided_zones
+                or brief.negated_quantities):
             return
         values = step.names
         said = [m.negated for m in brief.negated
@@ -692,6 +696,11 @@ class IntentChecks:
                         value = step.typed.get(p)  # inside, or a zone over, one kept away
                         said += [cue for stated, cue in negated if _same(value, stated)]
                         said += [cue for zone, cue in entered if _enters(value, zone)]
+        for stated, cue in brief.negated_quantities:  # a value it rules out, given or
+            for ref, param in stated.params:  # left to its default
+                if ref == step.ref and _close((step.typed or {}).get(param),
+                                              stated.quantity.value):
+                    said.append(cue)
         if said:  # the longest saying: "do not send the dog to the charger" over "do not send"
             f.add(Code.NEGATED_STEP, f"the request rules out {step.ref} here: "
                   f"{max(said, key=len)!r}")
@@ -1146,15 +1155,25 @@ class Intent(IntentChecks, Rule):
             starts, actions = by_clause.setdefault(m.clause, ([], []))
             starts.append(m.start)
             actions.append(m)
+        ruled_out: dict[int, list[tuple[float, ...]]] = {}  # the quantities, per scope
         for q in reading.quantities:
             if asked(q.start) and (s := self._stated(
                     q, brief, by_clause, corrected if q.start == start else None)) is not None:
                 if q.bound:
                     brief.bounds.append(self._bounding(s))
+                elif reading.scopes and (scope := reading.negating(q.start)) is not None:
+                    # a value ruled out ("but not to 6 m"): no value stated, and none of the
+                    # robot's parameters in its unit may take it (which one it was said of
+                    # may be the action negated with it: "don't take off to 6 m")
+                    brief.negated_quantities.append(
+                        (self._bounding(s), reading.said(scope.at, max(q.end, scope.said_to))))
+                    ruled_out.setdefault(scope.at, []).append((q.value,))
                 else:
                     brief.stated.append(s)
         brief.stated += self._bare(reading, brief, {q.start for q in reading.quantities})
         valued = self._negated_values(reading, brief)
+        for at, quantities in ruled_out.items():  # (a negated action with a value it rules
+            valued[at] = (*valued.get(at, ()), *quantities)  # out: "don't take off to 6 m")
         # a negation a bound says ("do not fly above 4 metres": at most 4) rules out nothing
         # up to the bound's value ("do not climb above 2 m or send the rover": the rover)
         bounded = {q.start: q.end for q in reading.quantities if q.bound}

@@ -99,6 +99,10 @@ NEGATIONS: tuple[tuple[str, ...], ...] = (
     ("everyone", "but"), ("everybody", "but"), ("anyone", "but"), ("anybody", "but"),
     # "send any robot but the rover", "every robot but the drone"
     *((whole, robot, "but") for whole in ("any", "every", "all") for robot in ("robot", "robots")),
+    # "take off to any altitude but 6 m", "walk the dog to any room but room_b"
+    *(("any", what, "but") for what in ("altitude", "height", "value", "speed", "place",
+                                        "point", "room", "location", "spot", "object",
+                                        "thing")),
     ("apart", "from"), ("aside", "from"),
     ("minus", "the"),  # "minus the dog, ..." (not "minus 3", a number)
     ("forbid",), ("forbids",), ("prohibit",), ("prohibits",),  # "I forbid you to ..."
