@@ -2124,6 +2124,10 @@ def test_a_verb_said_to_the_robot_that_does_it_is_asked(sar: Crew, request_: str
      "other than 6 m"),
     ("Take off to 4 m, not 6 m, search x 0 to 5, y 0 to 5 and land.", "not 6 m"),
     ("Don't take off to 6 m, search x 0 to 5, y 0 to 5 and land.", "don't take off to 6 m"),
+    # said too high, or answered no
+    ("Take off, search x 0 to 5, y 0 to 5 and land; 6 m is too high.", "6 m is too high"),
+    ("6 m? No way. Take off, search x 0 to 5, y 0 to 5 and land.", "6 m? no way"),
+    ("Take off to 6 m? No. Search x 0 to 5, y 0 to 5 and land.", "6 m? no"),
 ])
 def test_a_value_ruled_out_is_no_value_stated(sar: Crew, request_: str, said: str) -> None:
     six, four = (plan("search_only", ("iris", "takeoff", {"altitude": a}),
@@ -2137,6 +2141,13 @@ def test_a_point_fallen_short_of_is_not_where_to_go(sar: Crew) -> None:
     """(The drive to the point itself was accepted.)"""
     assert found(check(sar, "Drive the rover 1 m short of x 2, y 3.", GO_23)) == [
         (0, "negated_step", "the request rules out tb3.navigate_to here: 'short of x 2, y 3'")]
+
+
+def test_a_robot_answered_no_way_is_ruled_out(sar: Crew) -> None:
+    assert found(check(sar, "The rover? No way. Land the drone.",
+                       plan("abort", ("tb3", "stop", {})))) == [
+        (None, "dropped_request", "the request asks to 'land' (iris.land); no step does"),
+        (0, "excluded_robot", "the request rules out tb3: 'rover? no way'")]
 
 
 def test_whoever_is_not_the_robot_rules_it_out(sar: Crew) -> None:

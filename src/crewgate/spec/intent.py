@@ -1157,6 +1157,11 @@ class Intent(IntentChecks, Rule):
             actions.append(m)
         ruled_out: dict[int, list[tuple[float, ...]]] = {}  # the quantities, per scope
         for q in reading.quantities:
+            if not q.bound and (no := reading.answered_no(q.end)) is not None and (
+                    s := self._stated(q, brief, by_clause, None)) is not None:
+                # a value answered no ("6 m? No way."): ruled out, as a negated one is
+                brief.negated_quantities.append((self._bounding(s), reading.said(q.start, no)))
+                continue
             if asked(q.start) and (s := self._stated(
                     q, brief, by_clause, corrected if q.start == start else None)) is not None:
                 if q.bound:

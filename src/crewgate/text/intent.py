@@ -338,7 +338,9 @@ DROPS: tuple[tuple[str, ...], ...] = (
     # "driving the rover to x 2, y 3 would be a mistake", "... is a bad idea"
     *((*be, *s) for be in (("is",), ("are",), ("would", "be"), ("will", "be"))
       for s in (("a", "mistake"), ("a", "bad", "idea"), ("not", "a", "good", "idea"),
-                ("too", "dangerous"), ("too", "risky"), ("risky",))),
+                ("too", "dangerous"), ("too", "risky"), ("risky",),
+                # a value said to be too much or too little ("6 m is too high")
+                *(("too", w) for w in ("high", "low", "far", "close", "fast", "slow")))),
 )
 # a robot that cannot act now ("the rover is broken", "is offline", "isn't available")
 _UNABLE = (("broken",), ("busy",), ("unavailable",), ("offline",), ("disabled",), ("damaged",),
@@ -1380,7 +1382,14 @@ class Reading:
             if end >= n or words[end] not in _NOT_NOW:
                 return None
             end += 1
+        elif words[k] == "no" and words[end:end + 1] == ("way",):
+            end += 1  # "the rover? No way."
         return end if end == n or not _SENTENCE_ENDS.isdisjoint(seps[end - 1]) else None
+
+    def answered_no(self, k: int) -> int | None:
+        """Where a bare no said of what ends right before word ``k`` ends (``_said_no``):
+        "6 m? No.", "6 m? No way."; None if there is none."""
+        return self._said_no(k) if k < len(self.words) else None
 
     def _waits(self, k: int) -> bool:
         """Whether word ``k`` is a wait that keeps its subject where it is: "the rover waits.",
