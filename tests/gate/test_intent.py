@@ -2143,6 +2143,18 @@ def test_a_point_fallen_short_of_is_not_where_to_go(sar: Crew) -> None:
         (0, "negated_step", "the request rules out tb3.navigate_to here: 'short of x 2, y 3'")]
 
 
+@pytest.mark.parametrize(("request_", "cue"), [
+    # (each drove the rover)
+    ("Drive the rover to x 2, y 3; that's too far.", "that's too far"),
+    ("Drive the rover to x 2, y 3 \u2014 that would be a mistake.", "that would be a mistake"),
+])
+def test_what_was_asked_said_to_be_wrong_is_taken_back(sar: Crew, request_: str,
+                                                        cue: str) -> None:
+    assert found(check(sar, request_, GO_23)) == [
+        (None, "retracted_request", f"the request takes back what it asked ({cue!r}): no step "
+         "may run")]
+
+
 def test_a_robot_answered_no_way_is_ruled_out(sar: Crew) -> None:
     assert found(check(sar, "The rover? No way. Land the drone.",
                        plan("abort", ("tb3", "stop", {})))) == [

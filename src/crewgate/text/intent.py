@@ -212,6 +212,10 @@ RETRACTIONS: tuple[tuple[str, ...], ...] = (
     # "belay my last", "disregard my last message", "ignore my previous instruction"
     *((w, my, last) for w in ("belay", "disregard", "ignore", "cancel", "scratch")
       for my in ("my", "the") for last in ("last", "previous")),
+    # what was just asked, said to be wrong ("...; that's too far", "that would be a mistake")
+    *(("that", *be, *wrong) for be in (("s",), ("is",), ("would", "be"))
+      for wrong in (("too", "far"), ("too", "high"), ("too", "low"), ("too", "dangerous"),
+                    ("too", "risky"), ("a", "bad", "idea"), ("a", "mistake"), ("a", "no"))),
 )
 # "don't move anything": every motion ruled out (a retraction of everything)
 NOTHING_MOVES: tuple[tuple[str, ...], ...] = (
