@@ -1755,9 +1755,8 @@ GIVING = frozenset({f"{verb}{end}" for verb in ("hand", "pass", "deliver", "send
     "give", "gives", "giving", "take", "takes", "taking", "carry", "carries", "carrying",
     "get", "gets", "getting"})
 # ... and of putting a thing in or on a robot ("put the cube in the dog's bin")
-PUTTING = frozenset({f"{verb}{end}" for verb in ("put", "place", "drop", "load", "set")
-                     for end in ("", "s", "ing")} | {"placing", "loading", "dropping",
-                                                      "putting", "setting"})
+PUTTING = frozenset({"put", "puts", "putting", "place", "places", "placing", "drop", "drops",
+                     "dropping", "load", "loads", "loading", "set", "sets", "setting"})
 _INTO_ROBOT = frozenset({"in", "into", "on", "onto"})
 _TO_ROBOT = frozenset({"to"}) | _INTO_ROBOT
 _ANY = frozenset({"anything", "anyone", "anybody", "anywhere", *UNIVERSAL})

@@ -61,8 +61,9 @@ def _claim(keys: dict[str, _Owner], kind: str, name: str, path: SpecPath,
     """Claim the keys of an entry's name (as ``written``, if not ``name``; not when not
     ``named``) and aliases; the problems of those another entry has claimed."""
     clashed: set[str] = set()  # each clash of the entry said once ("wave" named and aliased)
-    said = [written or name, *aliases] if named else list(aliases)
-    for i, word in enumerate(said, 0 if named else 1):
+    for i, word in enumerate([written or name, *aliases]):
+        if i == 0 and not named:
+            continue
         where: SpecPath = path if i == 0 else (*path, "aliases", i - 1)
         key = phrase_key(word)
         if not words(word):
