@@ -2788,9 +2788,11 @@ def test_a_thing_given_to_a_robot_is_not_handed_to_a_person(g1_go2: Crew, reques
     """The humanoid's hand-over gives to the person at the table: it was accepted for a thing
     the request gives to the dog. Only a step whose effects reach the dog gives it anything
     (the load onto its bin), and no workflow of the crew loads it without a walk."""
+    put = [(None, "dropped_request", "the request asks to 'put' (g1.place_on_table); no step "
+            "does")] if request_.startswith("Put") else []  # (the putting asked of its own)
     assert found(check(g1_go2, request_, hand("bottle"))) == [
         (None, "dropped_request", f"the request gives something to go2 ({said!r}); no step "
-         "gives go2 anything")]
+         "gives go2 anything"), *put]
     if " to " in request_:
         assert found(check(g1_go2, request_.replace("the dog", "me").replace(
             "the robot dog", "me").replace("the quadruped", "me"), hand("bottle"))) == []
@@ -2904,3 +2906,73 @@ def test_non_before_what_is_no_robot_place_or_thing_rules_nothing_out(
 ])
 def test_a_check_that_is_done_by_searching_is_asked(sar: Crew, request_: str) -> None:
     assert found(check(sar, request_, plan("search_only", *SEARCH, LAND))) == []
+
+
+@pytest.mark.parametrize(("request_", "problems"), [
+    # a thing put on or in a place is the putting asked (it was a light verb, owing nothing,
+    # and the hand-over carrying the stated cube ran)
+    ("Put the red cube on the table.", [
+        (None, "dropped_request", "the request asks to 'put' (g1.place_on_table); no step does")]),
+    ("Put the cube into the bin.", [
+        (None, "dropped_request", "the request asks to 'put' (g1.place_on_table); no step does")]),
+    # ... not into a person's hands: a hand-over (the holdout suite's request)
+    ("G1, please put the red cube in my hand.", []),
+    ("Put the cube in my hands, please.", []),
+    ("Put the red cube in the palm of my hand.", []),
+])
+def test_a_thing_put_somewhere_asks_the_putting(
+        g1_go2: Crew, request_: str, problems: list[tuple[int | None, str, str]]) -> None:
+    assert found(check(g1_go2, request_, hand("red_cube"))) == problems
+
+
+@pytest.mark.parametrize(("request_", "problems"), [
+    # a gerund said of "the one" a robot is gives its point to that robot (the rover drove)
+    ("The drone should be the one going to x 2, y 3.", [
+        (0, "substituted_robot", "the request gives the point (2, 3) to iris ('The drone "
+         "should be the one going to x 2, y 3'); iris has no skill that moves it to a place, "
+         "and tb3 may not take its place")]),
+    ("The one going to x 2, y 3 is the drone.", [
+        (0, "substituted_robot", "the request gives the point (2, 3) to iris ('The one going "
+         "to x 2, y 3 is the drone'); iris has no skill that moves it to a place, and tb3 may "
+         "not take its place")]),
+    ("The rover should be the one going to x 2, y 3.", []),
+    ("Send the rover to x 2, y 3 after going over its checklist.", []),
+])
+def test_the_one_a_robot_is_said_to_be_does_what_follows(
+        sar: Crew, request_: str, problems: list[tuple[int | None, str, str]]) -> None:
+    assert found(check(sar, request_, GO_23)) == problems
+
+
+@pytest.mark.parametrize(("request_", "problems"), [
+    # the robot addressed as the "you" a negation rules out (each walked the dog)
+    ("Walk to room_b, but not you, dog.", [
+        (0, "excluded_robot", "the request rules out go2: 'not you, dog'")]),
+    ("Not you, dog: walk to room_b.", [
+        (0, "excluded_robot", "the request rules out go2: 'not you, dog'")]),
+    ("Everyone walk to room_b, except you, dog.", [
+        (0, "excluded_robot", "the request rules out go2: 'except you, dog'")]),
+    ("Dog, not you: walk to room_b.", [
+        (0, "excluded_robot", "the request rules out go2: 'dog, not you'")]),
+    # controls: the dog addressed alone, or said instead of "you"
+    ("Walk to room_b, dog.", []),
+    ("Humanoid, not you, the dog: walk to room_b.", []),
+])
+def test_a_robot_addressed_as_the_you_ruled_out_takes_no_step(
+        g1_go2: Crew, request_: str, problems: list[tuple[int | None, str, str]]) -> None:
+    assert found(check(g1_go2, request_, walk("room_b"))) == problems
+
+
+@pytest.mark.parametrize(("request_", "cue"), [
+    # a bare prohibition after "or" leaves nothing asked (each handed the cube over)
+    ("Hand me the red cube, or actually don't bother.", "don't bother"),
+    ("Hand me the red cube, or don't.", "don't"),
+    ("Hand me the red cube or don't.", "don't"),
+])
+def test_a_request_left_open_by_or_and_a_prohibition_is_taken_back(
+        g1_go2: Crew, request_: str, cue: str) -> None:
+    assert found(check(g1_go2, request_, hand("red_cube"))) == [
+        (None, "retracted_request", f"the request takes back what it asked ({cue!r}): no step "
+         "may run")]
+    assert found(check(g1_go2, "Hand me the red cube or don't hand me anything.",
+                       hand("red_cube"))) == [
+        (1, "negated_step", "the request rules out g1.hand_over here: \"don't hand\"")]

@@ -31,6 +31,7 @@ from crewgate.text.intent import (
     HAZARD_CUES,
     KEEPING_AWAY,
     MODAL_REACH,
+    NEGATIONS,
     UNIVERSAL,
     WINDOW,
     Mention,
@@ -54,6 +55,7 @@ if TYPE_CHECKING:
 _INSTRUMENTAL = frozenset({"with", "using", "via"})
 ADDRESS_REACH = 12  # words from a verb to a robot named at the end of its clause, at most
 _SENTENCE_MARKS = frozenset(".!?;")
+_ADDRESS_ENDS = frozenset(".!?;:,")  # what ends an address ("dog, not you: ...")
 AIR_WORDS = frozenset({"quadcopter", "drone", "uav", "aircraft", "multirotor", "helicopter",
                        "plane", "aerial", "air", "fixed", "flying", "quadrotor", "hexacopter"})
 AIR = (("air", "asset"), ("air", "assets"), ("air", "unit"), ("air", "units"), ("aerial",),
@@ -300,6 +302,22 @@ def _told_to(words: Sequence[str], agent: Mention, action: Mention) -> bool:
         words[agent.end:action.start]) and words[agent.end] != "to"
     return (told or said) and (
         action.end >= len(words) or words[action.end] not in _PARTICLES)
+
+
+def _not_you(reading: Reading, m: Mention) -> str | None:
+    """The saying, when the robot is addressed as the "you" a negation rules out: "..., but
+    not you, dog", "except you, dog", "dog, not you: ..." (not "not you, the dog": the dog
+    said instead)."""
+    words, seps = reading.words, reading.seps
+    if m.start > 1 and words[m.start - 1] == "you" and "," in seps[m.start - 1]:
+        for cue, end in reading.find(NEGATIONS):
+            if end == m.start - 1 and cue >= m.start - 4:
+                return reading.said(cue, m.end)
+    if m.end + 1 < len(words) and "," in seps[m.end - 1] and words[m.end:m.end + 2] == (
+            "not", "you") and (m.end + 2 == len(words) or not _ADDRESS_ENDS.isdisjoint(
+                seps[m.end + 1])):
+        return reading.said(m.start, m.end + 2)
+    return None
 
 
 def _close(a: object, b: float) -> bool:
@@ -1029,6 +1047,8 @@ class Intent(IntentChecks, Rule):
                 kept_out.update((t.start, f"{negated} {reading.said(m.end + 1, t.end)}")
                                 for t in things)
                 continue
+            if negated is None:  # "walk to room_b, but not you, dog": the dog addressed
+                negated = _not_you(reading, m)
             if negated is None and (at := reading.modal_negation(m.start, m.end)) is not None:
                 if known is None:
                     known = self._known(reading)
@@ -1144,7 +1164,10 @@ class Intent(IntentChecks, Rule):
                     brief.alternatives.append(kept[-1].referents)
                 else:
                     kept.append(m)
-        named_gerunds = [m for m in gerunds if m.negated is None and m.start - 1 not in ceased]
+        # (not a gerund said of "the one" a robot is: "the drone should be the one going to
+        # x 2, y 3" gives the point to the drone, as "the drone should go there" does)
+        named_gerunds = [m for m in gerunds if m.negated is None and m.start - 1 not in ceased
+                         and reading.words[max(0, m.start - 2):m.start] != _THE_ONE]
         brief.gerunds = frozenset(r for m in named_gerunds for r in m.referents)
         brief.sequence = self._sequence(reading, said_actions, named_gerunds)
         acting = {(m.clause, ref.partition(".")[0]) for m in brief.actions for ref in m.referents}
@@ -1755,6 +1778,7 @@ GIVING = frozenset({f"{verb}{end}" for verb in ("hand", "pass", "deliver", "send
     "give", "gives", "giving", "take", "takes", "taking", "carry", "carries", "carrying",
     "get", "gets", "getting"})
 # ... and of putting a thing in or on a robot ("put the cube in the dog's bin")
+_THE_ONE = ("the", "one")  # "the drone should be the one going ..."
 PUTTING = frozenset({"put", "puts", "putting", "place", "places", "placing", "drop", "drops",
                      "dropping", "load", "loads", "loading", "set", "sets", "setting"})
 _INTO_ROBOT = frozenset({"in", "into", "on", "onto"})

@@ -470,6 +470,10 @@ OPENERS = frozenset({"please", "and", "but", "also", "so", "then", "just", "now"
 LIGHT_VERBS = frozenset({"give", "put", "take", "do", "make", "have", "get", "keep", "hold",
                          "let", "perform"})
 LIGHT_REACH = 5  # words after a light verb in which the action it lends to may stand
+# "put" with a thing and where it goes ("put the cube on the table"): asked of its own
+_PUT_INTO = frozenset({"on", "onto", "in", "into", "inside", "upon"})
+# ... unless that is a person's hands ("put the cube in my hand": a hand-over)
+_PERSONS = frozenset({"my", "our", "me", "us", "hand", "hands", "palm", "palms", "arms", "lap"})
 # "in my hand", "a wave of the hand": after these a word is a thing, not an action
 DETERMINERS = frozenset({"the", "my", "your", "his", "her", "our", "their", "its"})
 # after "never mind", what begins a thing it is said of ("never mind the mud"; "never mind that"
@@ -1109,14 +1113,15 @@ class Reading:
         """The prohibitions with nothing after them in their sentence that open it, or follow
         a comma past interjections ("..., wait, no, don't."; not "the rover, don't", which is
         said of the rover): they take back what came before."""
-        seps = self.seps
+        words, seps = self.words, self.seps
         out = []
         for start, end in self.find(BARE_PROHIBITIONS):
             k = self._interjected(start, end, _SENTENCE_ENDS)
             if k is None:
                 continue  # something follows it in its sentence: a prohibition of that
             if k == 0 or not _SENTENCE_ENDS.isdisjoint(seps[k - 1]) or (
-                    k < start and "," in seps[k - 1]):
+                    k < start and "," in seps[k - 1]) or words[k - 1] == "or":
+                # ("..., or don't.", "... or actually don't bother.": the choice left open)
                 out.append((start, end))
         return out
 
@@ -1259,14 +1264,30 @@ class Reading:
                  and not (m.start and words[m.start - 1] in POSSESSIVES
                           and words[m.start] in HOMOGRAPHS)]  # "your hands", "my go"
         out = []
+        starts = {t.start: t for t in things} if "put" in self._vocabulary else {}
         for k, m in enumerate(found):
             if m.end - m.start == 1 and self.words[m.start] in LIGHT_VERBS:
                 if any(n.clause == m.clause and n.start - m.end < LIGHT_REACH
                        for n in found[k + 1:k + 2]):
                     continue  # "give a wave": the wave is the action
-                m = m._replace(light=True)
+                if not self._put_somewhere(m, starts):
+                    m = m._replace(light=True)
             out.append(m)
         return out
+
+    def _put_somewhere(self, m: Mention, things: Mapping[int, Mention]) -> bool:
+        """"put" with a thing after it and a place it goes on or in ("put the red cube on the
+        table", "... into the bin"): the putting is asked of its own, owed like any action;
+        not into a person's hands ("put the red cube in my hand": a hand-over)."""
+        words = self.words
+        if words[m.start] != "put":
+            return False
+        at = m.end + (m.end < len(words) and words[m.end] in ARTICLES)
+        thing = things.get(at)
+        if thing is None or thing.end + 1 >= len(words) or words[thing.end] not in _PUT_INTO:
+            return False
+        place = words[thing.end + 1:thing.end + 3]
+        return _PERSONS.isdisjoint(place)
 
     def _opens(self, cue: int) -> bool:
         """Whether the cue opens its clause or a part of it (", but don't ..."), after at most
