@@ -492,6 +492,22 @@ _FOREIGN_FIX = ("to have the crew do it, name a robot of the crew (or give the w
      "to have it done now, ask without 'at some point'"),
     ("Drive the rover to x 2, y 3 someday.", "asks for it later ('someday')",
      "to have it done now, ask without 'someday'"),
+    # a question with its mark left off (each drove)
+    ("Would driving the rover to x 2, y 3 be safe",
+     "asks a question ('would driving the rover to x 2, y ...')",
+     "to have it done now, ask for it"),
+    ("Would it be safe to drive the rover to x 2, y 3",
+     "asks a question ('would it be safe to drive the rover ...')",
+     "to have it done now, ask for it"),
+    ("Will it be ok to drive the rover to x 2, y 3",
+     "asks a question ('will it be ok to drive the rover ...')",
+     "to have it done now, ask for it"),
+    ("I want to know whether driving the rover to x 2, y 3 is safe",
+     "asks to be told ('i want to know whether driving the rover ...')",
+     "to have it done now, ask for it"),
+    ("I'd like to know if sending the rover to x 2, y 3 is okay.",
+     "asks to be told (\"i'd like to know if sending the ...\")",
+     "to have it done now, ask for it"),
 ])
 
 
@@ -2976,3 +2992,14 @@ def test_a_request_left_open_by_or_and_a_prohibition_is_taken_back(
     assert found(check(g1_go2, "Hand me the red cube or don't hand me anything.",
                        hand("red_cube"))) == [
         (1, "negated_step", "the request rules out g1.hand_over here: \"don't hand\"")]
+
+
+@pytest.mark.parametrize("request_", [
+    # polite requests and requests after a check stay asked
+    "Would you drive the rover to x 2, y 3",
+    "Will you drive the rover to x 2, y 3.",
+    "Check that the rover is ok, then drive it to x 2, y 3.",
+    "Should it be safe, drive the rover to x 2, y 3.",
+])
+def test_a_polite_request_or_a_check_before_one_still_asks(sar: Crew, request_: str) -> None:
+    assert found(check(sar, request_, GO_23)) == []

@@ -63,6 +63,10 @@ MARKED_AUXILIARIES = frozenset({"were", "weren", "do", "don", "have", "haven", "
                                 "shall", "may", "might", "must"})
 YOU = frozenset({"you", "u", "ya"})
 _ASKING = frozenset({"will", "won", "would", "wouldn", "can", "could", "couldn"})  # + you
+# ... and these before "it" or a gerund, a question with its mark or without ("would it be
+# safe to drive ...", "will driving there take long"; not "should it rain, land": a condition)
+_WOULD = frozenset({"would", "wouldn", "will", "won"})
+_IMPERSONAL = frozenset({"it", "that", "this", "there"})
 _ABOUT = frozenset({"how", "what"})  # + "about": "how about sending the rover"
 _WHY_NOT = frozenset({"don", "dont", "not"})  # after "why": "why don't you send ..."
 # opening a sentence, or after a polite "can you": what asks to be told, not done
@@ -82,6 +86,11 @@ CHECKING: tuple[tuple[str, ...], ...] = (
       for want in (("d", "like"), ("would", "like"), ("want",))))
 ABILITY = frozenset({"can", "could", "able", "reachable", "possible", "feasible", "capable"})
 ABILITY_REACH = 8  # words from the check to the word of ability, at most
+# ... or a word of ability or of leave that ends the sentence after "is", "be" ("I want to know
+# whether driving the rover to x 2, y 3 is safe"; not "check that the rover is ok, then ...")
+JUDGED = frozenset({*ABILITY, "safe", "ok", "okay", "allowed", "permitted", "wise",
+                    "advisable"})
+_JUDGING = frozenset({"is", "be", "s", "are", "was", "were"})
 # opening a sentence: what supposes
 SUPPOSE: tuple[tuple[str, ...], ...] = (
     ("what", "if"), ("suppose",), ("supposing",), ("imagine",), ("hypothetically",),
@@ -625,8 +634,9 @@ def _kind(words: Sequence[str], k: int, end: int, question: bool,
         return ""
     if first not in verbs and _cue_at(words, k, end, _TELL):
         return TOLD
-    if (n := _cue_at(words, k, end, _CHECKING)) and words[k + n:k + n + 1] not in _YOU and \
-            not ABILITY.isdisjoint(words[k + n:min(end, k + n + ABILITY_REACH)]):
+    if (n := _cue_at(words, k, end, _CHECKING)) and words[k + n:k + n + 1] not in _YOU and (
+            not ABILITY.isdisjoint(words[k + n:min(end, k + n + ABILITY_REACH)])
+            or (words[end - 1] in JUDGED and words[end - 2] in _JUDGING)):
         return TOLD  # "check whether the rover can reach x 2, y 3" (not "see if you can ...":
         # a request to try)
     if first == "what" and after in ("a", "an") and not question:
@@ -634,6 +644,9 @@ def _kind(words: Sequence[str], k: int, end: int, question: bool,
     if first in QUESTION_WORDS or first in BARE_AUXILIARIES or (question and (
             first in MARKED_QUESTION_WORDS or first in MARKED_AUXILIARIES)):
         return ASKS
+    if first in _WOULD and (after in _IMPERSONAL or (after.endswith("ing") and len(after) > 4)):
+        return ASKS  # "would it be safe to drive ...", "would driving ... be safe": asked
+        # with its mark left off
     return None
 
 
