@@ -87,10 +87,6 @@ TOLERANCE = 1e-3
 KEPT_STATES: dict[str, tuple[str, ...]] = {
     "airborne": ("aloft", "hovering", "flying", "in the air", "in flight", "up in the air",
                  "up there", "overhead", "in the sky", "up in the sky", "up")}
-# after "keep up": what is kept going, not the robot up ("keep up the good work", "keep up
-# with the rover")
-_KEPT_UP_WITH = frozenset({(w,) for w in ("the", "a", "an", "with", "your", "this", "that",
-                                           "our", "my", "its", "their")})
 CEASE = frozenset({"stop", "stopping", "quit", "cease"})  # before a gerund: "stop searching"
 
 
@@ -1021,9 +1017,7 @@ class Intent(IntentChecks, Rule):
         if parts:
             brief.idle = self._idle(reading, start, parts)
         asked = _outside(parts, start) if parts and brief.idle is None else start.__le__
-        states = [(m, k) for m, k in reading.kept(self.states) if not (
-            m.end - m.start == 1 and reading.words[m.start] == "up"
-            and reading.words[m.end:m.end + 1] in _KEPT_UP_WITH)] if self.states else []
+        states = reading.kept(self.states) if self.states else []
         keeping = {k for _, k in states}  # where a verb keeps a state ("must stay airborne")
         known: list[int] | None = None  # where actions, places and objects are named
         agents: list[Mention] = []  # robots named, in order: who does the verbs after them

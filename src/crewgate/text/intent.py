@@ -467,6 +467,9 @@ OPENERS = frozenset({"please", "and", "but", "also", "so", "then", "just", "now"
                      "however", "i", "we", "you"})
 # verbs that lend their action to the noun after them ("give a wave", "take a look"): alone they
 # are too vague to say which action was asked
+# after "keep up": what is kept going, not a robot up (Reading.kept)
+_KEPT_UP_WITH = frozenset({(w,) for w in ("the", "a", "an", "with", "your", "this", "that",
+                                           "our", "my", "its", "their")})
 LIGHT_VERBS = frozenset({"give", "put", "take", "do", "make", "have", "get", "keep", "hold",
                          "let", "perform"})
 LIGHT_REACH = 5  # words after a light verb in which the action it lends to may stand
@@ -1233,11 +1236,14 @@ class Reading:
     def kept(self, table: PhraseTable) -> list[tuple[Mention, int]]:
         """The mentions of a table of states that a verb keeping them (``KEEPING``) comes
         before in their clause, at most ``KEEP_REACH`` words before and no comma between,
-        with where that verb stands; not a negated one ("don't stay airborne")."""
+        with where that verb stands; not a negated one ("don't stay airborne"), nor "up" with
+        a thing or "with" after it: what is kept going ("keep up the good work", "keep up
+        with the rover"), not the robot up."""
         out = []
         words, seps = self.words, self.seps
         for m in self.mentions(table):
-            if m.negated is not None:
+            if m.negated is not None or (m.end - m.start == 1 and words[m.start] == "up"
+                                         and words[m.end:m.end + 1] in _KEPT_UP_WITH):
                 continue
             for k in range(m.start - 1, max(-1, m.start - 1 - KEEP_REACH), -1):
                 if self.clause_of[k] != m.clause or "," in seps[k]:
