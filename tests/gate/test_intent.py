@@ -3003,3 +3003,50 @@ def test_a_request_left_open_by_or_and_a_prohibition_is_taken_back(
 ])
 def test_a_polite_request_or_a_check_before_one_still_asks(sar: Crew, request_: str) -> None:
     assert found(check(sar, request_, GO_23)) == []
+
+
+@pytest.mark.parametrize(("request_", "problems"), [
+    # take-backs, denials and hazards in words the cue lists lacked (each drove the rover)
+    ("Drive the rover to x 2, y 3. Request withdrawn.", [
+        (None, "retracted_request", "the request takes back what it asked ('request "
+         "withdrawn'): no step may run")]),
+    ("Drive the rover to x 2, y 3. Ignore what I just said.", [
+        (None, "retracted_request", "the request takes back what it asked ('ignore what i "
+         "just said'): no step may run")]),
+    ("Drive the rover to x 2, y 3. Better not.", [
+        (None, "retracted_request", "the request takes back what it asked ('better not'): no "
+         "step may run")]),
+    ("Drive the rover to x 2, y 3. Permission denied.", [
+        (None, "retracted_request", "the request takes back what it asked ('permission "
+         "denied'): no step may run")]),
+    ("Drive the rover to x 2, y 3. Pause.", [
+        (None, "retracted_request", "the request takes back what it asked ('pause'): no step "
+         "may run")]),
+    ("Driving the rover to x 2, y 3 is not authorised.", [
+        (0, "excluded_robot", "the request rules out tb3 here: 'driving the rover to x 2, y 3 "
+         "is not authorised'"),
+        (0, "negated_step", "the request rules out tb3.navigate_to here: 'driving the rover to "
+         "x 2, y 3 is not authorised'")]),
+    ("x 2, y 3 is mined. Drive the rover to x 2, y 3.", [
+        (0, "negated_step", "the request rules out tb3.navigate_to here: 'x 2, y 3 is mined'")]),
+    ("Drive the rover to x 2, y 3; x 2, y 3 is restricted.", [
+        (0, "negated_step", "the request rules out tb3.navigate_to here: 'x 2, y 3 is "
+         "restricted'")]),
+    # controls
+    ("The rover is not going anywhere else: drive it to x 2, y 3.", []),
+    ("Drive the rover to x 2, y 3. Pause there for a moment before you report.", []),
+])
+def test_a_take_back_denial_or_hazard_in_other_words_refuses_the_drive(
+        sar: Crew, request_: str, problems: list[tuple[int | None, str, str]]) -> None:
+    assert found(check(sar, request_, GO_23)) == problems
+
+
+@pytest.mark.parametrize(("request_", "said"), [
+    ("Walk to room_b; the dog is under repair.", "dog is under repair"),
+    ("Walk to room_b; the dog is low on battery.", "dog is low on battery"),
+    ("Walk to room_b, the dog isn't coming.", "dog isn't coming"),
+])
+def test_a_robot_said_unable_in_other_words_takes_no_step(g1_go2: Crew, request_: str,
+                                                          said: str) -> None:
+    assert found(check(g1_go2, request_, walk("room_b"))) == [
+        (0, "excluded_robot", f"the request rules out go2: {said!r}")]

@@ -209,6 +209,11 @@ RETRACTIONS: tuple[tuple[str, ...], ...] = (
     ("i", "meant"), ("correction",), ("or", "rather"), ("change", "of", "plan"),
     ("wait", "no"), ("hold", "that", "thought"), ("on", "reflection"),
     ("on", "second", "thoughts"), ("second", "thoughts"), ("undo", "that"), ("strike", "that"),
+    # "... Ignore what I just said.", "... Request withdrawn.", "I withdraw the request"
+    *((w, "what", "i", *just, "said") for w in ("ignore", "disregard", "forget")
+      for just in ((), ("just",))),
+    ("request", "withdrawn"), ("i", "withdraw", "that"), ("i", "withdraw", "the", "request"),
+    ("withdraw", "that"), ("withdraw", "the", "request"), ("scrub", "that"),
     # "belay my last", "disregard my last message", "ignore my previous instruction"
     *((w, my, last) for w in ("belay", "disregard", "ignore", "cancel", "scratch")
       for my in ("my", "the") for last in ("last", "previous")),
@@ -247,7 +252,9 @@ _CALLING_OFF: tuple[tuple[str, ...], ...] = (
     ("hold", "on"), ("hang", "on"), ("hold", "up"), ("hold", "it"), ("not", "so", "fast"),
     ("hold", "your", "horses"), ("or", "not"), ("kidding",), ("joking",), ("psych",),
     ("let", "s", "not"), ("let", "us", "not"), ("stand", "down"), ("hold", "off"),
-    ("hold", "fire"), ("stand", "by"), ("standby",), ("undo",),
+    ("hold", "fire"), ("stand", "by"), ("standby",), ("undo",), ("pause",), ("better", "not"),
+    ("permission", "denied"), ("request", "denied"), ("denied",), ("vetoed",), ("veto",),
+    ("not", "authorised"), ("not", "authorized"), ("unauthorised",), ("unauthorized",),
     *((*i, "changed", "my", "mind") for i in ((), ("i",), ("i", "ve"), ("i", "have"))),
     *((*w, t) for w in (("one",), ("just", "a"), ("wait", "a"), ("hold", "on", "a"),
                         ("hang", "on", "a")) for t in ("moment", "second", "sec", "minute")))
@@ -322,10 +329,15 @@ _UNWANTED = ("needed", "required", "necessary", "wanted", "allowed", "permitted"
 _HAZARDS = (("off", "limits"), ("dangerous",), ("unsafe",), ("not", "safe"), ("hazardous",),
             ("a", "hazard"), ("blocked",), ("closed",), ("flooded",), ("on", "fire"),
             ("impassable",), ("contaminated",), ("a", "no", "go", "zone"),
-            ("a", "no", "go", "area"), ("no", "go"))
+            ("a", "no", "go", "area"), ("no", "go"), ("mined",), ("restricted",),
+            ("out", "of", "bounds"), ("off", "bounds"), ("a", "restricted", "area"),
+            ("a", "restricted", "zone"), ("a", "danger", "zone"), ("unstable",),
+            ("collapsing",), ("on", "fire"))
 _DROPPED = (("unnecessary",), ("forbidden",), ("prohibited",), ("cancelled",), ("canceled",),
             ("called", "off"), ("off", "the", "table"), ("out", "of", "the", "question"),
-            ("not", "an", "option"), *_HAZARDS,
+            ("not", "an", "option"), ("not", "authorised"), ("not", "authorized"),
+            ("unauthorised",), ("unauthorized",), ("not", "approved"), ("denied",),
+            ("vetoed",), *_HAZARDS,
             # "driving the rover there is a no(-go)", "... a hard no"
             ("a", "no", "go"), ("a", "no"), ("a", "hard", "no"))
 _BE = (("is",), ("are",), ("would", "be"))  # before what drops its subject
@@ -355,8 +367,10 @@ _UNABLE = (("broken",), ("busy",), ("unavailable",), ("offline",), ("disabled",)
            ("out", "of", "charge"), ("needed", "elsewhere"), ("busy", "elsewhere"),
            # a place that cannot be gone to ("the charger is closed", "is being serviced")
            ("closed",), ("blocked",), ("occupied",), ("in", "use"), ("out", "of", "bounds"),
-           ("being", "serviced"), ("under", "maintenance"))
-_UNREADY = ("available", "working", "involved", "operational", "part", "ready")
+           ("being", "serviced"), ("under", "maintenance"), ("under", "repair"),
+           ("being", "repaired"), ("in", "for", "repair"), ("low", "on", "battery"),
+           ("low", "on", "power"), ("low", "on", "charge"), ("out", "of", "commission"))
+_UNREADY = ("available", "working", "involved", "operational", "part", "ready", "coming")
 # stay cues only where they end their clause ("let the rover be.", "the rover continues.";
 # not "the rover will be at x 2, y 3", "the drone continues searching")
 _FINAL_STAYS = frozenset({("continue",), ("continues",), ("be",), ("finish",), ("finishes",)})
