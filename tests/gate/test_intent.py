@@ -3050,3 +3050,37 @@ def test_a_robot_said_unable_in_other_words_takes_no_step(g1_go2: Crew, request_
                                                           said: str) -> None:
     assert found(check(g1_go2, request_, walk("room_b"))) == [
         (0, "excluded_robot", f"the request rules out go2: {said!r}")]
+
+
+@pytest.mark.parametrize(("crew_name", "request_", "problems"), [
+    # a place left is not where to go (each drove the rover or walked the dog there)
+    ("sar", "Rover, leave x 2, y 3.", [
+        (0, "negated_step", "the request rules out tb3.navigate_to here: 'leave x 2, y 3'")]),
+    ("sar", "Withdraw the rover from x 2, y 3.", [
+        (0, "negated_step", "the request rules out tb3.navigate_to here: 'withdraw the rover "
+         "from x 2, y 3'")]),
+    ("g1_go2", "Evacuate the dog from room_b.", [
+        (0, "negated_step", "the request rules out go2.navigate_to_location here: 'evacuate "
+         "the dog from room_b'")]),
+    ("g1_go2", "Dog, exit room_b.", [
+        (0, "negated_step", "the request rules out go2.navigate_to_location here: 'exit "
+         "room_b'")]),
+    ("g1_go2", "Dog, leave room_b.", [
+        (0, "negated_step", "the request rules out go2.navigate_to_location here: 'leave "
+         "room_b'")]),
+    # controls: where to go after the place left; "leave" keeping what it names
+    ("sar", "Withdraw the rover from x 5, y 5 to x 2, y 3.", []),
+    ("sar", "Leave x 5, y 5 and drive the rover to x 2, y 3.", []),
+    ("g1_go2", "Evacuate the dog from room_a to room_b.", []),
+    ("g1_go2", "Leave room_a and walk to room_b.", []),
+    # ... and a negated leaving still keeps the robot where it is
+    ("g1_go2", "The dog must not leave room_a.", [
+        (0, "substituted_value", "go2.navigate_to_location: location 'room_b' is not what the "
+         "request states"),
+        (0, "excluded_robot", "the request rules out go2: 'dog must not leave'")]),
+])
+def test_a_place_left_is_not_where_to_go(sar: Crew, g1_go2: Crew, crew_name: str, request_: str,
+                                        problems: list[tuple[int | None, str, str]]) -> None:
+    crew = sar if crew_name == "sar" else g1_go2
+    p = GO_23 if crew_name == "sar" else walk("room_b")
+    assert found(check(crew, request_, p)) == problems

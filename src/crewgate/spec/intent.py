@@ -30,6 +30,7 @@ from crewgate.text.intent import (
     CUES,
     HAZARD_CUES,
     KEEPING_AWAY,
+    LEAVES,
     MODAL_REACH,
     NEGATIONS,
     UNIVERSAL,
@@ -298,6 +299,15 @@ def _told_to(words: Sequence[str], agent: Mention, action: Mention) -> bool:
         words[agent.end:action.start]) and words[agent.end] != "to"
     return (told or said) and (
         action.end >= len(words) or words[action.end] not in _PARTICLES)
+
+
+def _left(reading: Reading, m: Mention) -> str | None:
+    """The saying, when the place is one left ("leave room_b", "rover, leave the charger")."""
+    words = reading.words
+    k = m.start - 1
+    if k > 0 and words[k] in ARTICLES:
+        k -= 1
+    return reading.said(k, m.end) if k >= 0 and words[k] in LEAVES else None
 
 
 def _not_you(reading: Reading, m: Mention) -> str | None:
@@ -1146,6 +1156,9 @@ class Intent(IntentChecks, Rule):
                 if m.start in kept_out:  # (its saying names the robot kept out, where the
                     # place's own cue, "out of", does not)
                     m = m._replace(negated=kept_out[m.start])
+                elif kept is brief.places and m.negated is None and (
+                        left := _left(reading, m)) is not None:
+                    m = m._replace(negated=left)  # "leave room_b": not where to go
                 if m.negated is not None:
                     brief.negated.append(m)
                 elif kept is brief.places and self._context(reading, m.start):

@@ -45,7 +45,14 @@ _BESIDE = (("next", "to"), ("next", "door", "to"), ("beside",),
            ("adjacent", "to"), ("in", "front", "of"), ("behind",), ("beyond",), ("past",),
            ("across", "from"), ("opposite",), ("opposite", "of"), ("left", "of"),
            ("right", "of"), ("neighbour", "of"), ("neighbor", "of"), ("out", "of"))
-BESIDE = frozenset(_BESIDE)
+# ... and a place left ("dog, exit room_b", "rover, leave x 2, y 3"): not where to go either
+# ("leave" only before a point: "leave the rover running", "leave the bottle where it is" keep
+# what they name; a place after it is the crew's to tell, crewgate.spec.intent)
+_LEFT = tuple((w,) for w in ("leave", "leaves", "exit", "exits", "vacate", "vacates",
+                             "evacuate", "evacuates", "depart", "departs"))
+BESIDE = frozenset((*_BESIDE, *_LEFT))
+_LEAVE_WORDS = frozenset(w for (w,) in _LEFT)
+LEAVES = frozenset({"leave", "leaves", "leaving"})
 # ... and after it ("room_b's neighbour")
 _NEIGHBOURS = frozenset({("s", w) for w in ("neighbour", "neighbor", "neighbours", "neighbors")})
 # ... whose scope ends before where to go ("walk the dog past the charger to room_b")
@@ -85,7 +92,7 @@ _NARROW_CUES = (("skip",), ("skipping",), ("instead", "of"), ("rather", "than"),
                 # a place said as where another is ("walk the dog next to room_b", "the room
                 # beside room_b", "walk past the charger", "hand me the cube beside the
                 # bottle"): it is not where to go, nor what to take
-                *_BESIDE)
+                *_BESIDE, *_LEFT)
 NEGATIONS: tuple[tuple[str, ...], ...] = (
     ("do", "not"), ("don", "t"), ("dont",), ("does", "not"), ("doesn", "t"), ("must", "not"),
     ("mustn", "t"), ("should", "not"), ("shouldn", "t"), ("never",), ("not",), ("no",),
@@ -308,8 +315,13 @@ _ON_ITS_OWN = frozenset({("on", w, "own") for w in ("its", "your", "their", "his
     for w in ("itself", "yourself", "themselves", "himself", "herself")})
 _ON_ITS_OWN_SIZES = sorted({len(p) for p in _ON_ITS_OWN})
 _NOT_ONLY = frozenset({"only", "just", "merely", "simply"})  # after a negation: no negation
+# "withdraw the rover from x 2, y 3", "evacuate the dog from room_b": the place after "from"
+# is left (up to where to go: "... from room_b to room_a")
+_LEAVING = frozenset({"withdraw", "withdraws", "evacuate", "evacuates", "retreat", "retreats",
+                      "remove", "removes", "extract", "extracts", "pull", "pulls", "recall",
+                      "recalls"})
 # "prevent the rover from reaching x 2, y 3": what follows "from" (a few words on) is ruled out
-_PREVENTING = frozenset({"prevent", "prevents", "keep", "keeps", "stop", "stops"})
+_PREVENTING = frozenset({"prevent", "prevents", "keep", "keeps", "stop", "stops", *_LEAVING})
 _PREVENTED_REACH = 5
 ARTICLES = frozenset({"the", "a", "an", "our", "my", "your", "that", "this"})
 # no verb follows these: a word after them that is a verb and a noun too is the noun ("keep
@@ -770,6 +782,12 @@ class Reading:
         # ("abort" negates only an action after it: "abort the drive", not "abort the mission")
         cues = [(start, end) for start, end in self.find(NEGATIONS)
                 if self.words[start] not in _ABORTS or self._action_at(end)]
+        if not _LEAVE_WORDS.isdisjoint(self._vocabulary):  # "must not leave room_a": the
+            # negation's, as before a word it does not take back (a robot kept where it is)
+            ends, words = {end for _, end in cues}, self.words
+            cues = [(start, end) for start, end in cues
+                    if not (words[start] in _LEAVE_WORDS and (start in ends or (
+                        words[start] in LEAVES and not self._point_at(end))))]
         begins = {start for start, _ in cues}
         undone: set[int] = set()  # cues a negation before them takes back
         words = self.words
@@ -844,6 +862,12 @@ class Reading:
             out = sorted([*out, *dropped], key=attrgetter("at"))
         return out
 
+    def _point_at(self, k: int) -> bool:
+        """Whether a point begins at word ``k`` ("x 2, y 3", "(2, 3)", "2, 3")."""
+        words = self.words
+        return k < len(words) and (words[k] in ("x", "y") or words[k][0].isdigit()
+                                   or "(" in self.seps[k - 1])
+
     def _action_at(self, k: int) -> bool:
         """Whether an action of the crew's is named at word ``k``, past an article ("the
         drive", "searching")."""
@@ -866,13 +890,16 @@ class Reading:
                     if words[k - 1] == "away":
                         break  # "keep the rover away from ...": that cue's own
                     stop = k + 1
+                    onward = words[at] in _LEAVING
                     while (stop < len(words) and stop - k <= WINDOW
                            and clause_of[stop] == clause_of[at]
                            and not (words[stop] in CLAUSE_JOINS
-                                    and not self._value_goes_on(stop - 1, stop + 1))):
+                                    and not self._value_goes_on(stop - 1, stop + 1))
+                           and not (onward and words[stop] in ONWARD)):
                         stop += 1
                     if not self._conditioned(at):
-                        out.append(Scope(self.said(at, k + 1), at, k + 1, stop, False))
+                        out.append(Scope(self.said(at, k + 1), at, k + 1, stop, False, 0,
+                                         onward))
                     break
         return out
 
