@@ -3084,3 +3084,29 @@ def test_a_place_left_is_not_where_to_go(sar: Crew, g1_go2: Crew, crew_name: str
     crew = sar if crew_name == "sar" else g1_go2
     p = GO_23 if crew_name == "sar" else walk("room_b")
     assert found(check(crew, request_, p)) == problems
+
+
+@pytest.mark.parametrize(("request_", "problems"), [
+    # the robot replaced after the request, or by "replace", "in ...'s place" (each drove the
+    # rover)
+    ("Drive the rover to x 2, y 3. No, the drone.", [
+        (0, "excluded_robot", "the request rules out tb3: 'rover to x 2, y 3. no'")]),
+    ("Drive the rover to x 2, y 3. Actually, the drone.", [
+        (0, "excluded_robot", "the request rules out tb3: 'rover to x 2, y 3. actually'")]),
+    ("Send the rover to x 2, y 3. Make that the drone.", [
+        (0, "excluded_robot", "the request rules out tb3: 'rover to x 2, y 3. make that'")]),
+    ("Drive the rover to x 2, y 3. Use the drone instead.", [
+        (0, "excluded_robot", "the request rules out tb3: 'drone instead'")]),
+    ("Replace the rover with the drone: go to x 2, y 3.", [
+        (0, "excluded_robot", "the request rules out tb3: 'replace the rover'")]),
+    ("The drone goes to x 2, y 3 in the rover's place.", [
+        (0, "excluded_robot", "the request rules out tb3: \"in the rover's place\"")]),
+    # controls: the rover is the one asked
+    ("Drive the rover to x 2, y 3. No, the rover.", []),
+    ("Replace the drone with the rover: go to x 2, y 3.", []),
+    ("The rover goes to x 2, y 3 in the drone's place.", []),
+    ("Drive the rover to x 2, y 3 instead.", []),
+])
+def test_a_robot_replaced_takes_no_step(sar: Crew, request_: str,
+                                       problems: list[tuple[int | None, str, str]]) -> None:
+    assert found(check(sar, request_, GO_23)) == problems

@@ -310,6 +310,18 @@ def _left(reading: Reading, m: Mention) -> str | None:
     return reading.said(k, m.end) if k >= 0 and words[k] in LEAVES else None
 
 
+def _replaced(reading: Reading, m: Mention) -> str | None:
+    """The saying, when the robot is one replaced: "replace the rover with the drone", "swap
+    the rover for the drone", "the drone goes ... in the rover's place"."""
+    words = reading.words
+    k = m.start - (m.start > 0 and words[m.start - 1] in ARTICLES)
+    if k > 0 and words[k - 1] in _REPLACING:
+        return reading.said(k - 1, m.end)
+    if k > 0 and words[k - 1] == "in" and words[m.end:m.end + 2] == ("s", "place"):
+        return reading.said(k - 1, m.end + 2)
+    return None
+
+
 def _not_you(reading: Reading, m: Mention) -> str | None:
     """The saying, when the robot is addressed as the "you" a negation rules out: "..., but
     not you, dog", "except you, dog", "dog, not you: ..." (not "not you, the dog": the dog
@@ -1015,7 +1027,9 @@ class Intent(IntentChecks, Rule):
             after = reading.span_text(cue_end, len(reading.words))
             asks = self._asks_anything(reading, cue_end, after)
             if cue_end in reading.corrections and not asks:
-                continue
+                if not self._names_robot(reading, cue_end):
+                    continue
+                asks = True  # "drive the rover to x 2, y 3. No, the drone.": the robot replaced
             start, rest = cue_end, after
             if reading.nothing_moves is not None or not asks:
                 brief.retracted = cue
@@ -1052,7 +1066,7 @@ class Intent(IntentChecks, Rule):
                                 for t in things)
                 continue
             if negated is None:  # "walk to room_b, but not you, dog": the dog addressed
-                negated = _not_you(reading, m)
+                negated = _not_you(reading, m) or _replaced(reading, m)
             if negated is None and (at := reading.modal_negation(m.start, m.end)) is not None:
                 if known is None:
                     known = self._known(reading)
@@ -1066,6 +1080,7 @@ class Intent(IntentChecks, Rule):
                 brief.clause_robots.setdefault(m.clause, set()).add(robot)
             if m.exclusive:
                 brief.only |= m.referents
+        self._instead(reading, agents, brief)
         if negated_robots and (wholes := reading.all_but()):
             negated_robots = self._all_but(reading, wholes, negated_robots, brief)
         places, objects = ([m for m in reading.mentions(table, left=True) if m.start >= start
@@ -1434,7 +1449,9 @@ class Intent(IntentChecks, Rule):
         # ... or a quantity ("take off to 3 m, no, 4 m": the value replaced, nothing else)
         valued = any(q.start >= start for q in reading.quantities)
         if not (places or objects or zones or valued):
-            places = objects = zones = True  # nothing named after it: all of it is taken back
+            # nothing named after it: all of it is taken back (but a robot: "... No, the
+            # drone." replaces the rover, what it was asked stays)
+            places = objects = zones = not instead
         for table, taken in ((self.places, places), (self.objects, objects)):
             if taken:
                 brief.negated += [m._replace(negated=_said_to(reading, m.start, start))
@@ -1540,6 +1557,24 @@ class Intent(IntentChecks, Rule):
         """Where the request names an action, place or object the gate knows, in order."""
         return sorted(m.start for table in (self.skills, self.places, self.objects)
                       for m in reading.mentions(table, left=table is not self.skills))
+
+    def _instead(self, reading: Reading, agents: Sequence[Mention], brief: Brief) -> None:
+        """A robot said with "instead" ending its clause ("... Use the drone instead.", "the
+        drone instead"): the robots named before it are replaced (ruled out)."""
+        words, n = reading.words, len(reading.words)
+        for k, m in enumerate(agents):
+            if m.negated is None and m.end < n and words[m.end] == "instead" and (
+                    m.end + 1 == n or reading.clause_of[m.end + 1] != m.clause):
+                said = reading.said(m.start, m.end + 1)
+                for before in agents[:k]:
+                    if before.negated is None:
+                        for robot in before.referents - m.referents:
+                            brief.excluded.setdefault(robot, said)
+
+    def _names_robot(self, reading: Reading, start: int) -> bool:
+        """Whether a robot is named, not ruled out, after word ``start``."""
+        return any(m.start >= start and m.negated is None
+                   for m in reading.mentions(self.robots, stays=True))
 
     def _asks_anything(self, reading: Reading, start: int, rest: str) -> bool:
         """Whether the request asks anything after word ``start`` (``rest``: its text from
@@ -1785,6 +1820,8 @@ GIVING = frozenset({f"{verb}{end}" for verb in ("hand", "pass", "deliver", "send
     "give", "gives", "giving", "take", "takes", "taking", "carry", "carries", "carrying",
     "get", "gets", "getting"})
 # ... and of putting a thing in or on a robot ("put the cube in the dog's bin")
+# "replace the rover with the drone": the robot after these is ruled out
+_REPLACING = frozenset({"replace", "replacing", "swap", "substitute", "relieve"})
 _THE_ONE = ("the", "one")  # "the drone should be the one going ..."
 PUTTING = frozenset({"put", "puts", "putting", "place", "places", "placing", "drop", "drops",
                      "dropping", "load", "loads", "loading", "set", "sets", "setting"})
