@@ -3110,3 +3110,30 @@ def test_a_place_left_is_not_where_to_go(sar: Crew, g1_go2: Crew, crew_name: str
 def test_a_robot_replaced_takes_no_step(sar: Crew, request_: str,
                                        problems: list[tuple[int | None, str, str]]) -> None:
     assert found(check(sar, request_, GO_23)) == problems
+
+
+@pytest.mark.parametrize(("request_", "problems"), [
+    # a robot told to stop, whose stop no plan may hold (the dog's is the safe fallback's
+    # alone): the walk the sentence before describes was accepted
+    ("The dog is heading to room_b, stop it.", [
+        (0, "excluded_robot", "the request rules out go2: 'stop it'")]),
+    ("Stop the dog before it reaches room_b.", [
+        (0, "excluded_robot", "the request rules out go2: 'stop the dog'")]),
+    ("The dog keeps walking to room_b, make it stop.", [
+        (0, "excluded_robot", "the request rules out go2: 'make it stop'")]),
+    ("The dog is walking to room_b \u2014 stop!", [
+        (0, "excluded_robot", "the request rules out go2: 'stop'")]),
+    # controls: a stop after the walk is part of it; another robot stopped
+    ("Walk the dog to room_b and stop.", []),
+    ("Walk the dog to room_b, then stop.", []),
+    ("Stop the humanoid and walk the dog to room_b.", []),
+])
+def test_a_robot_told_to_stop_takes_no_step(g1_go2: Crew, request_: str,
+                                           problems: list[tuple[int | None, str, str]]) -> None:
+    assert found(check(g1_go2, request_, walk("room_b"))) == problems
+
+
+def test_a_robot_whose_stop_the_plan_can_hold_still_owes_it(sar: Crew) -> None:
+    """The rover's stop is a skill of its own: asked, and owed, as before."""
+    assert found(check(sar, "The rover is heading to x 2, y 3, stop it.", GO_23)) == [
+        (None, "dropped_request", "the request asks to 'stop' (tb3.stop); no step does")]

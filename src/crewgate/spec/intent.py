@@ -1081,6 +1081,8 @@ class Intent(IntentChecks, Rule):
             if m.exclusive:
                 brief.only |= m.referents
         self._instead(reading, agents, brief)
+        if not _HALTS.isdisjoint(reading.words):
+            self._halted(reading, agents, brief)
         if negated_robots and (wholes := reading.all_but()):
             negated_robots = self._all_but(reading, wholes, negated_robots, brief)
         places, objects = ([m for m in reading.mentions(table, left=True) if m.start >= start
@@ -1558,6 +1560,40 @@ class Intent(IntentChecks, Rule):
         return sorted(m.start for table in (self.skills, self.places, self.objects)
                       for m in reading.mentions(table, left=table is not self.skills))
 
+    def _halted(self, reading: Reading, agents: Sequence[Mention], brief: Brief) -> None:
+        """A robot told to stop, where no skill the planner may plan is that stop ("the dog is
+        heading to room_b, stop it", "stop the dog before it reaches room_b", "dog, stop!",
+        "make it stop": the dog's stop is the safe fallback's alone): it is to move no
+        further, so no step may move it (ruled out, with the saying)."""
+        words, seps, n = reading.words, reading.seps, len(reading.words)
+        starts = [a.start for a in agents]
+        for i in reading.where(_HALTS):
+            if reading.negating(i) is not None:
+                continue  # "don't stop the dog"
+            robot = said = None
+            k = i + 1 + (i + 1 < n and words[i + 1] in ARTICLES)
+            after = next((a for a in agents if a.start == k and a.negated is None), None)
+            j = bisect_left(starts, i) - 1  # the last robot named before
+            before = agents[j] if j >= 0 and agents[j].negated is None else None
+            if after is not None:  # "stop the dog"
+                robot, said = after, reading.said(i, after.end)
+            elif before is not None and (words[i + 1:i + 2] in _PRONOUNS or (
+                    i > 1 and words[i - 2] in _MAKING and words[i - 1:i] in _PRONOUNS)):
+                robot, said = before, reading.said(i - 2 if words[i - 1:i] in _PRONOUNS
+                                                   else i, i + 1 + (i + 1 < n))
+            elif before is not None and before.end == i and "," in seps[i - 1] and (
+                    i + 1 == n or not _ADDRESS_ENDS.isdisjoint(seps[i])):
+                robot, said = before, reading.said(before.start, i + 1)  # "dog, stop!"
+            elif before is not None and i + 1 == n and i and not _SET_APART.isdisjoint(
+                    seps[i - 1]):
+                robot, said = before, words[i]  # "the dog is walking to room_b — stop!"
+            if robot is None or said is None:
+                continue
+            for name in robot.referents:
+                if not any(name == ref.partition(".")[0] for ref in self.skills.get(
+                        (words[i],), ())):
+                    brief.excluded.setdefault(name, said)
+
     def _instead(self, reading: Reading, agents: Sequence[Mention], brief: Brief) -> None:
         """A robot said with "instead" ending its clause ("... Use the drone instead.", "the
         drone instead"): the robots named before it are replaced (ruled out)."""
@@ -1820,6 +1856,10 @@ GIVING = frozenset({f"{verb}{end}" for verb in ("hand", "pass", "deliver", "send
     "give", "gives", "giving", "take", "takes", "taking", "carry", "carries", "carrying",
     "get", "gets", "getting"})
 # ... and of putting a thing in or on a robot ("put the cube in the dog's bin")
+# a robot told to stop ("stop the dog", "stop it", "make it stop", "dog, stop!")
+_HALTS = frozenset({"stop", "halt", "freeze"})
+_MAKING = frozenset({"make", "let", "have", "get"})
+_SET_APART = frozenset(".!;,:\u2014\u2013-")  # before a last "stop!" said on its own
 # "replace the rover with the drone": the robot after these is ruled out
 _REPLACING = frozenset({"replace", "replacing", "swap", "substitute", "relieve"})
 _THE_ONE = ("the", "one")  # "the drone should be the one going ..."
