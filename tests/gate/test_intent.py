@@ -25,6 +25,7 @@ SEARCH: tuple[Step, Step] = (("iris", "takeoff", {}), ("iris", "search_target", 
 DISPATCH: Step = ("tb3", "navigate_to", {"target": "victim"})
 LAND: Step = ("iris", "land", {})
 GO_23 = plan("dispatch_only", ("tb3", "navigate_to", {"goal": [2.0, 3.0]}))
+SEARCH_LAND = plan("search_only", *SEARCH, LAND)
 
 
 def carry(obj: str, place: str) -> dict[str, Any]:
@@ -3137,3 +3138,28 @@ def test_a_robot_whose_stop_the_plan_can_hold_still_owes_it(sar: Crew) -> None:
     """The rover's stop is a skill of its own: asked, and owed, as before."""
     assert found(check(sar, "The rover is heading to x 2, y 3, stop it.", GO_23)) == [
         (None, "dropped_request", "the request asks to 'stop' (tb3.stop); no step does")]
+
+
+@pytest.mark.parametrize(("request_", "plan_", "problems"), [
+    # an action ended, abandoned, paused or put off is called off (the search ran; the rover
+    # drove)
+    ("End the search of x 0 to 5, y 0 to 5 and land.", SEARCH_LAND, [
+        (1, "negated_step", "the request rules out iris.search_target here: 'end the search of "
+         "x 0 to 5, y 0 to 5'")]),
+    ("Abandon the search of x 0 to 5, y 0 to 5 and land.", SEARCH_LAND, [
+        (1, "negated_step", "the request rules out iris.search_target here: 'abandon the "
+         "search of x 0 to 5, y 0 to 5'")]),
+    ("Pause the search of x 0 to 5, y 0 to 5 and land.", SEARCH_LAND, [
+        (1, "negated_step", "the request rules out iris.search_target here: 'pause the search "
+         "of x 0 to 5, y 0 to 5'")]),
+    ("Postpone the drive to x 2, y 3.", GO_23, [
+        (0, "negated_step", "the request rules out tb3.navigate_to here: 'postpone the drive "
+         "to x 2, y 3'")]),
+    # controls: "the end", an end of no action
+    ("Search x 0 to 5, y 0 to 5 and land at the end.", SEARCH_LAND, []),
+    ("Search x 0 to 5, y 0 to 5, then end the mission by landing.", SEARCH_LAND, []),
+])
+def test_an_action_ended_or_put_off_is_called_off(
+        sar: Crew, request_: str, plan_: dict[str, Any],
+        problems: list[tuple[int | None, str, str]]) -> None:
+    assert found(check(sar, request_, plan_)) == problems

@@ -1575,7 +1575,7 @@ class Intent(IntentChecks, Rule):
             after = next((a for a in agents if a.start == k and a.negated is None), None)
             j = bisect_left(starts, i) - 1  # the last robot named before
             before = agents[j] if j >= 0 and agents[j].negated is None else None
-            if after is not None:  # "stop the dog"
+            if after is not None and not seps[i].strip():  # "stop the dog"
                 robot, said = after, reading.said(i, after.end)
             elif before is not None and (words[i + 1:i + 2] in _PRONOUNS or (
                     i > 1 and words[i - 2] in _MAKING and words[i - 1:i] in _PRONOUNS)):
@@ -1585,7 +1585,7 @@ class Intent(IntentChecks, Rule):
                     i + 1 == n or not _ADDRESS_ENDS.isdisjoint(seps[i])):
                 robot, said = before, reading.said(before.start, i + 1)  # "dog, stop!"
             elif before is not None and i + 1 == n and i and not _SET_APART.isdisjoint(
-                    seps[i - 1]):
+                    seps[i - 1]) and seps[i - 1] != ".":  # (not a name: "g1.stop")
                 robot, said = before, words[i]  # "the dog is walking to room_b — stop!"
             if robot is None or said is None:
                 continue

@@ -57,7 +57,11 @@ LEAVES = frozenset({"leave", "leaves", "leaving"})
 _NEIGHBOURS = frozenset({("s", w) for w in ("neighbour", "neighbor", "neighbours", "neighbors")})
 # ... whose scope ends before where to go ("walk the dog past the charger to room_b")
 ONWARD = frozenset({"to", "into", "onto", "towards", "toward", "then"})
-_ABORTS = frozenset({"abort", "aborting"})
+# before an action, these call it off ("abort the drive to x 2, y 3", "end the search of ...",
+# "pause the search", "postpone the drive"); not before anything else ("abort the mission")
+_ABORTS = frozenset({"abort", "aborting", "end", "ending", "abandon", "abandoning", "pause",
+                     "pausing", "suspend", "suspending", "terminate", "terminating",
+                     "postpone", "postponing", "defer", "deferring", "discontinue"})
 # cues that negate one thing, not what follows it ("skip the search and send the rover": the
 # rover is asked): their scope also ends at a word that joins (CLAUSE_JOINS)
 _NARROW_CUES = (("skip",), ("skipping",), ("instead", "of"), ("rather", "than"),
@@ -781,7 +785,8 @@ class Reading:
         out = []
         # ("abort" negates only an action after it: "abort the drive", not "abort the mission")
         cues = [(start, end) for start, end in self.find(NEGATIONS)
-                if self.words[start] not in _ABORTS or self._action_at(end)]
+                if self.words[start] not in _ABORTS or (self._action_at(end) and not (
+                    start and self.words[start - 1] in DETERMINERS))]  # (not "the end")
         if not _LEAVE_WORDS.isdisjoint(self._vocabulary):  # "must not leave room_a": the
             # negation's, as before a word it does not take back (a robot kept where it is)
             ends, words = {end for _, end in cues}, self.words
