@@ -3163,3 +3163,28 @@ def test_an_action_ended_or_put_off_is_called_off(
         sar: Crew, request_: str, plan_: dict[str, Any],
         problems: list[tuple[int | None, str, str]]) -> None:
     assert found(check(sar, request_, plan_)) == problems
+
+
+@pytest.mark.parametrize(("request_", "problems"), [
+    # a robot addressed alone before "!", "." or "...", or in brackets after the verb (each
+    # drove the rover)
+    ("Drone! Go to x 2, y 3.", [
+        (0, "substituted_robot", "the request asks iris to 'go'; iris has no such skill, and "
+         "tb3 may not take its place")]),
+    ("Hey drone! Go to x 2, y 3.", [
+        (0, "substituted_robot", "the request asks iris to 'go'; iris has no such skill, and "
+         "tb3 may not take its place")]),
+    ("Drone... go to x 2, y 3.", [
+        (0, "substituted_robot", "the request asks iris to 'go'; iris has no such skill, and "
+         "tb3 may not take its place")]),
+    ("Go to x 2, y 3 (drone).", [
+        (0, "substituted_robot", "the request asks iris to 'go'; iris has no such skill, and "
+         "tb3 may not take its place")]),
+    # controls: the rover addressed; a sentence that sends the drone is no address
+    ("Rover! Go to x 2, y 3.", []),
+    ("Go to x 2, y 3 (rover).", []),
+    ("Send the drone. Go to x 2, y 3.", []),
+])
+def test_a_robot_addressed_with_a_mark_is_the_one_asked(
+        sar: Crew, request_: str, problems: list[tuple[int | None, str, str]]) -> None:
+    assert found(check(sar, request_, GO_23)) == problems

@@ -57,6 +57,8 @@ _INSTRUMENTAL = frozenset({"with", "using", "via"})
 ADDRESS_REACH = 12  # words from a verb to a robot named at the end of its clause, at most
 _SENTENCE_MARKS = frozenset(".!?;")
 _ADDRESS_ENDS = frozenset(".!?;:,")  # what ends an address ("dog, not you: ...")
+_ADDRESS_MARKS = frozenset("!.")  # after a robot alone before a verb: said to it
+_GREETINGS = frozenset({"hey", "hi", "hello", "ok", "okay", "yo", "the", "you", "dear"})
 AIR_WORDS = frozenset({"quadcopter", "drone", "uav", "aircraft", "multirotor", "helicopter",
                        "plane", "aerial", "air", "fixed", "flying", "quadrotor", "hexacopter"})
 AIR = (("air", "asset"), ("air", "assets"), ("air", "unit"), ("air", "units"), ("aerial",),
@@ -1312,9 +1314,12 @@ class Intent(IntentChecks, Rule):
         if k >= 0:  # an address: the robot (after "hey", "the") ending the clause before
             a = agents[k]
             clause = clause_of[a.start]
+            first, mark = reading.clause_starts[clause], seps[a.end - 1]
+            set_off = ":" in mark or (not _ADDRESS_MARKS.isdisjoint(mark)
+                                      and _GREETINGS.issuperset(words[first:a.start]))
             if a.negated is None and clause == clause_of[action.start] - 1 \
-                    and ":" in seps[a.end - 1] and reading.clause_starts[clause] >= a.start - 2:
-                return a
+                    and first >= a.start - 2 and set_off:
+                return a  # ("Drone: go ...", "Drone! Go ...", "Hey humanoid. Walk ...")
         for a in agents[k + 1:]:  # (the robots after the verb, a few words on at most)
             if clause_of[a.start] != clause_of[action.start] or a.negated is not None \
                     or a.start - action.end > ADDRESS_REACH:
@@ -1324,6 +1329,7 @@ class Intent(IntentChecks, Rule):
                 continue  # not at the end of its clause ("... with the drone overhead")
             lead = a.start - 1 if words[a.start - 1] in ARTICLES else a.start  # ("the drone")
             if a.phrase.startswith(("by ", "from ")) or "," in seps[lead - 1] or (
+                    "(" in seps[lead - 1]) or (
                     words[lead - 1] in _INSTRUMENTAL and not seps[lead - 1].strip()):
                 return a
         return None
@@ -1573,19 +1579,24 @@ class Intent(IntentChecks, Rule):
             robot = said = None
             k = i + 1 + (i + 1 < n and words[i + 1] in ARTICLES)
             after = next((a for a in agents if a.start == k and a.negated is None), None)
-            j = bisect_left(starts, i) - 1  # the last robot named before
-            before = agents[j] if j >= 0 and agents[j].negated is None else None
+            # the last robot named before; not where the stop is a skill of the crew's, which
+            # is that robot's ("land the drone, stop": the rover's stop)
+            j = bisect_left(starts, i) - 1
+            before = agents[j] if j >= 0 and agents[j].negated is None and (
+                words[i],) not in self.skills else None
             if after is not None and not seps[i].strip():  # "stop the dog"
                 robot, said = after, reading.said(i, after.end)
-            elif before is not None and (words[i + 1:i + 2] in _PRONOUNS or (
-                    i > 1 and words[i - 2] in _MAKING and words[i - 1:i] in _PRONOUNS)):
+            elif before is None:
+                continue
+            elif words[i + 1:i + 2] in _PRONOUNS or (
+                    i > 1 and words[i - 2] in _MAKING and words[i - 1:i] in _PRONOUNS):
                 robot, said = before, reading.said(i - 2 if words[i - 1:i] in _PRONOUNS
                                                    else i, i + 1 + (i + 1 < n))
-            elif before is not None and before.end == i and "," in seps[i - 1] and (
+            elif before.end == i and "," in seps[i - 1] and (
                     i + 1 == n or not _ADDRESS_ENDS.isdisjoint(seps[i])):
                 robot, said = before, reading.said(before.start, i + 1)  # "dog, stop!"
-            elif before is not None and i + 1 == n and i and not _SET_APART.isdisjoint(
-                    seps[i - 1]) and seps[i - 1] != ".":  # (not a name: "g1.stop")
+            elif i + 1 == n and not _SET_APART.isdisjoint(seps[i - 1]) \
+                    and seps[i - 1] != ".":  # (not a name: "g1.stop")
                 robot, said = before, words[i]  # "the dog is walking to room_b — stop!"
             if robot is None or said is None:
                 continue
