@@ -3188,3 +3188,54 @@ def test_an_action_ended_or_put_off_is_called_off(
 def test_a_robot_addressed_with_a_mark_is_the_one_asked(
         sar: Crew, request_: str, problems: list[tuple[int | None, str, str]]) -> None:
     assert found(check(sar, request_, GO_23)) == problems
+
+
+@pytest.mark.parametrize(("crew_name", "request_", "problems"), [
+    # "besides" after "anywhere", "anything", ...: as "but" (each went there, or handed it over)
+    ("sar", "Drive the rover anywhere besides x 2, y 3.", [
+        (0, "negated_step", "the request rules out tb3.navigate_to here: 'anywhere besides x 2, "
+         "y 3'")]),
+    ("g1_go2", "Walk the dog anywhere besides room_b.", [
+        (0, "negated_step", "the request rules out go2.navigate_to_location here: 'anywhere "
+         "besides room_b'")]),
+    # negations in other words
+    ("sar", "In no case should the rover drive to x 2, y 3.", [
+        (0, "excluded_robot", "the request rules out tb3 here: 'in no case should the rover'"),
+        (0, "negated_step", "the request rules out tb3.navigate_to here: 'in no case should "
+         "the rover drive to x 2, y 3'")]),
+    ("sar", "You aren't allowed to drive the rover to x 2, y 3.", [
+        (0, "excluded_robot", "the request rules out tb3 here: \"aren't allowed to drive the "
+         "rover\""),
+        (0, "negated_step", "the request rules out tb3.navigate_to here: \"aren't allowed to "
+         "drive the rover to x 2, y 3\"")]),
+    ("sar", "The rover oughtn't go to x 2, y 3.", [
+        (0, "negated_step", "the request rules out tb3.navigate_to here: \"oughtn't go to x 2, "
+         "y 3\"")]),
+    # a robot for later, kept back or parked, ending its clause
+    ("sar", "Drone to x 2, y 3; rover later.", [
+        (0, "excluded_robot", "the request rules out tb3: 'rover later'"),
+        (0, "substituted_robot", "the request gives the point (2, 3) to iris ('Drone to x 2, "
+         "y 3'); iris has no skill that moves it to a place, and tb3 may not take its place")]),
+    ("sar", "Drone to x 2, y 3; rover parked.", [
+        (0, "excluded_robot", "the request rules out tb3: 'rover parked'"),
+        (0, "substituted_robot", "the request gives the point (2, 3) to iris ('Drone to x 2, "
+         "y 3'); iris has no skill that moves it to a place, and tb3 may not take its place")]),
+    # sarcasm
+    ("sar", "Drive the rover to x 2, y 3? Sure, when pigs fly.", [
+        (None, "retracted_request", "the request takes back what it asked ('when pigs fly'): "
+         "no step may run")]),
+    ("sar", "Drive the rover to x 2, y 3 (sarcasm)", [
+        (None, "retracted_request", "the request takes back what it asked ('sarcasm'): no step "
+         "may run")]),
+    # controls: "besides" alone adds; a robot parked at a point is sent there
+    ("g1_go2", "Besides the bottle, hand me the red cube.", [
+        (None, "dropped_request", "the request names 'bottle' (bottle); no step carries it")]),
+    ("sar", "We need the rover parked at x 2, y 3 for the radio relay.", []),
+])
+def test_other_words_for_except_not_and_later_rule_it_out(
+        sar: Crew, g1_go2: Crew, crew_name: str, request_: str,
+        problems: list[tuple[int | None, str, str]]) -> None:
+    crew = sar if crew_name == "sar" else g1_go2
+    p = GO_23 if crew_name == "sar" else (walk("room_b") if "dog" in request_ else
+                                          hand("red_cube"))
+    assert found(check(crew, request_, p)) == problems

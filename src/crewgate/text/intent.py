@@ -105,15 +105,22 @@ NEGATIONS: tuple[tuple[str, ...], ...] = (
     ("needn", "t"), ("isn", "t", "going"), ("aren", "t", "going"),
     # "I'd rather the rover didn't go ...", as "did not" ("not")
     ("didn", "t"), ("didnt",),
-    # "anywhere but the charger", "everything but the drone", "apart from the cube"
-    ("anywhere", "but"), ("anything", "but"), ("everywhere", "but"), ("everything", "but"),
-    ("everyone", "but"), ("everybody", "but"), ("anyone", "but"), ("anybody", "but"),
+    # "anywhere but the charger", "everything but the drone", "apart from the cube" (and
+    # "besides" after these: "anywhere besides x 2, y 3"; alone it adds, "besides the cube")
+    *((whole, but) for whole in ("anywhere", "anything", "everywhere", "everything",
+                                 "everyone", "everybody", "anyone", "anybody")
+      for but in ("but", "besides")),
     # "send any robot but the rover", "every robot but the drone"
-    *((whole, robot, "but") for whole in ("any", "every", "all") for robot in ("robot", "robots")),
+    *((whole, robot, but) for whole in ("any", "every", "all") for robot in ("robot", "robots")
+      for but in ("but", "besides")),
     # "take off to any altitude but 6 m", "walk the dog to any room but room_b"
-    *(("any", what, "but") for what in ("altitude", "height", "value", "speed", "place",
-                                        "point", "room", "location", "spot", "object",
-                                        "thing")),
+    *(("any", what, but) for what in ("altitude", "height", "value", "speed", "place",
+                                      "point", "room", "location", "spot", "object",
+                                      "thing") for but in ("but", "besides")),
+    # "in no case should the rover ...", "the rover oughtn't go ...", "you aren't allowed to
+    # drive ..."
+    ("in", "no", "case"), ("oughtn", "t"), ("ought", "not"), ("not", "allowed", "to"),
+    ("not", "permitted", "to"), ("aren", "t", "allowed", "to"), ("isn", "t", "allowed", "to"),
     ("apart", "from"), ("aside", "from"),
     ("minus", "the"),  # "minus the dog, ..." (not "minus 3", a number)
     ("forbid",), ("forbids",), ("prohibit",), ("prohibits",),  # "I forbid you to ..."
@@ -208,6 +215,7 @@ RETRACTIONS: tuple[tuple[str, ...], ...] = (
     ("scrap", "this"), ("belay", "that"), ("on", "second", "thought"),
     ("don", "t", "do", "that"), ("don", "t", "do", "it"), ("do", "not", "do", "that"),
     ("just", "kidding"), ("just", "joking"), ("only", "kidding"), ("only", "joking"), ("jk",),
+    ("when", "pigs", "fly"),
     ("i", "m", "kidding"), ("i", "m", "joking"), ("said", "no", "one", "ever"),
     ("said", "nobody", "ever"), ("said", "no", "one"), ("said", "nobody"),
     *(("forget", *said) for said in (("i", "said", "that"), ("i", "said", "anything"),
@@ -272,7 +280,8 @@ _CALLING_OFF: tuple[tuple[str, ...], ...] = (
 _BARE_NO_WORDS = 4  # a bare no ("Of course not.") is a sentence of at most these many words
 # a bare refusal said of a robot right before it ("Rover: no.", "the rover? Not today.")
 _BARE_NO = frozenset({"no", "nope", "nah", "not"})
-_JEST = frozenset({"kidding", "joking"})  # ... and a jest set off at the end ("... (kidding)")
+# ... and a jest set off at the end ("... (kidding)", "... (sarcasm)")
+_JEST = frozenset({"kidding", "joking", "sarcasm", "sarcastic"})
 _SET_OFF_NO = frozenset(",(-\u2013\u2014:")  # before a bare no that ends the request
 _ENDING_NO = _BARE_NO | {"never"}  # ... and what ends it so ("... y 3 never")
 _NOT_NOW = frozenset({"today", "now", "yet", "needed", "required"})
@@ -389,7 +398,10 @@ _UNABLE = (("broken",), ("busy",), ("unavailable",), ("offline",), ("disabled",)
 _UNREADY = ("available", "working", "involved", "operational", "part", "ready", "coming")
 # stay cues only where they end their clause ("let the rover be.", "the rover continues.";
 # not "the rover will be at x 2, y 3", "the drone continues searching")
-_FINAL_STAYS = frozenset({("continue",), ("continues",), ("be",), ("finish",), ("finishes",)})
+_FINAL_STAYS = frozenset({("continue",), ("continues",), ("be",), ("finish",), ("finishes",),
+                          # for later, or kept back ("drone to x 2, y 3; rover later", "room_b
+                          # later", "rover parked"; not "the UGV parked at x 6.5, y 0.5")
+                          ("later",), ("parked",)})
 # a robot or thing mention followed by these is ruled out ("the rover stays", "the dog is not
 # needed", "the charger is closed")
 STAYS: tuple[tuple[str, ...], ...] = tuple(dict.fromkeys((
@@ -406,6 +418,8 @@ STAYS: tuple[tuple[str, ...], ...] = tuple(dict.fromkeys((
     ("sit", "this", "out"), ("sits", "this", "out"), ("rest",), ("rests",),
     ("has", "nothing"), ("gets", "a", "day", "off"), ("has", "the", "day", "off"),
     ("takes", "the", "day", "off"), ("on", "hold"),
+    # kept back ("keep the rover in reserve")
+    ("in", "reserve"), ("on", "reserve"), ("stays", "parked"),
     # what it does now goes on: no step changes it ("the rover keeps going", "let the rover
     # carry on", "the rover can continue")
     ("keeps", "going"), ("keep", "going"), ("carries", "on"), ("carry", "on"),
