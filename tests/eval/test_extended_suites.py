@@ -35,7 +35,7 @@ CREW_NAMES = ("sar", "g1_go2")
 CREWS: dict[str, Crew] = {name: load_crew(name) for name in CREW_NAMES}
 SUITES: dict[str, Suite] = {name: load_suite(name, "extended") for name in CREW_NAMES}
 # the off-domain requests that are questions: the gate's refusal is that they ask nothing
-_QUESTIONS = {"sar:off_03", "g1_go2:off_02", "g1_go2:off_06"}
+_QUESTIONS = {"sar:off_03", "sar:off_06", "g1_go2:off_02", "g1_go2:off_06"}  # ask nothing now
 STUDY: dict[str, Suite] = {name: load_suite(name, "study") for name in CREW_NAMES}
 ORACLE: dict[str, dict[str, dict[str, Any]]] = yaml.safe_load(
     (Path(__file__).parents[1] / "data" / "study_oracle.yaml").read_text(encoding="utf-8"))

@@ -32,7 +32,7 @@ CREW_NAMES = ("sar", "g1_go2")
 CREWS: dict[str, Crew] = {name: load_crew(name) for name in CREW_NAMES}
 SUITES: dict[str, Suite] = {name: load_suite(name, "holdout") for name in CREW_NAMES}
 # the off-domain requests that are questions: the gate's refusal is that they ask nothing
-_QUESTIONS = {"g1_go2:ho_blk_offdomain_01"}
+_QUESTIONS = {"g1_go2:ho_blk_offdomain_01", "sar:ho_blk_offdomain_02"}  # ask nothing now
 STUDY: dict[str, Suite] = {name: load_suite(name, "study") for name in CREW_NAMES}
 
 CATEGORIES = {"nominal", "out_of_bounds", "unknown_destination", "unknown_object",

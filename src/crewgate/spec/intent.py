@@ -54,6 +54,7 @@ if TYPE_CHECKING:
 
 # before a robot named at the end of a verb's clause: the robot it is done with
 _INSTRUMENTAL = frozenset({"with", "using", "via"})
+_BY_WAY_OF = ("by ", "from ", "via ", "through ")  # a robot's phrase said so: "by air"
 ADDRESS_REACH = 12  # words from a verb to a robot named at the end of its clause, at most
 _SENTENCE_MARKS = frozenset(".!?;")
 _ADDRESS_ENDS = frozenset(".!?;:,")  # what ends an address ("dog, not you: ...")
@@ -65,8 +66,11 @@ AIR = (("air", "asset"), ("air", "assets"), ("air", "unit"), ("air", "units"), (
        ("air", "robot"), ("air", "robots"), ("flying",), ("flying", "robot"), ("flying", "robots"),
        ("aircraft",), ("drones",), ("air", "support"), ("air", "team"), ("air", "vehicle"),
        ("air", "vehicles"),
-       # how it gets there ("fly to x 2, y 3", "go there by air", "get eyes on it from above")
-       ("fly",), ("by", "air"), ("from", "above"), ("from", "the", "air"),
+       # how it gets there ("fly to x 2, y 3", "go there by air", "get eyes on it from above",
+       # "hover at x 2, y 3", "overfly x 2, y 3", "go there by drone", "via the air")
+       ("fly",), ("by", "air"), ("from", "above"), ("from", "the", "air"), ("hover",),
+       ("overfly",), ("by", "drone"), ("via", "air"), ("via", "the", "air"), ("by", "uav"),
+       ("through", "the", "air"), ("airborne", "to"),
        # the robot said by its flying ("send the one that flies", "whichever robot can fly")
        *((*who, *that, *fly) for who in (("one",), ("robot",), ("whichever", "robot"),
                                          ("whichever", "one"))
@@ -1328,7 +1332,7 @@ class Intent(IntentChecks, Rule):
                     or not _SENTENCE_MARKS.isdisjoint(seps[a.end - 1])):
                 continue  # not at the end of its clause ("... with the drone overhead")
             lead = a.start - 1 if words[a.start - 1] in ARTICLES else a.start  # ("the drone")
-            if a.phrase.startswith(("by ", "from ")) or "," in seps[lead - 1] or (
+            if a.phrase.startswith(_BY_WAY_OF) or "," in seps[lead - 1] or (
                     "(" in seps[lead - 1]) or (
                     words[lead - 1] in _INSTRUMENTAL and not seps[lead - 1].strip()):
                 return a

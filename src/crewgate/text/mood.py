@@ -3,13 +3,15 @@
 A request can name robots, actions and values without asking for any of it. It asks a question
 ("how long would it take the rover to drive to x 2, y 3?", "is the drone able to ...?", "did
 the drone search ...?"), asks to be told ("explain how the drone would search ..."), supposes
-("what if the rover drove to ..."), tells what happened ("the rover drove to x 2, y 3
-yesterday"), or asks for later ("tomorrow", "at 3 pm", "in 10 minutes", "on my mark", "wait
-for my go", "not now"); or it asks for a plan only ("don't execute it", "dry run"), which holds
-for the whole request. Within a sentence, it can leave the work to someone else: the speaker
-("I'll drive there myself") or people ("tell the medics to go to x 2, y 3", "the visitors are
-walking to room_a"), from there to the sentence's end or an imperative after it
-(:mod:`crewgate.text.actors`).
+("what if the rover drove to ..."), only weighs it ("I'm considering sending the rover ..."),
+tells what happened ("the rover drove to x 2, y 3 yesterday") or what is under way ("the rover
+is on its way to x 2, y 3"), keeps it for a contingency ("Plan B: ...", "in case of emergency,
+..."), or asks for later ("tomorrow", "at 3 pm", "in 10 minutes", "on my mark", "wait for my
+go", "pending approval", "every hour", "not now"); or it asks for a plan only ("don't execute
+it", "dry run", "read back: ..."), which holds for the whole request. Within a sentence, it
+can leave the work to someone else: the speaker ("I'll drive there myself") or people ("tell
+the medics to go to x 2, y 3", "the visitors are walking to room_a"), from there to the
+sentence's end or an imperative after it (:mod:`crewgate.text.actors`).
 
 :func:`idle_parts` reads each sentence's opening words and cues and gives the parts that ask
 nothing now, with the words that say so. It is crew-agnostic: which of the request's robots,
@@ -25,11 +27,15 @@ of ability in other words does not ("is the rover able to ...", "would the rover
 ("do", "have", "will", "should", "when", "where": "do a sweep", "have the rover drive",
 "should the victim be found, send the rover"), or an exclamation ("what a day, now send the
 rover ..."); the others ("how", "what", "why", "which", "who", "is", "are", "did", "does",
-"has", "was") open a question with or without it.
+"has", "was") open a question with or without it. With its mark, a sentence is a question too
+when a tag ends it ("rover to x 2, y 3, correct?"), a word of ability opens it with its "is it"
+left off ("possible to drive ...?"), or its first words offer a choice ("rover or drone to
+...?").
 
 Reading is linear: sentences end where the reading's clauses do at a ".", "!" or "?", each sentence
 is looked at by its first few words, and the cues are found by :meth:`Reading.find` (a time
-said with a number, "at 3 pm", by the few words after each "at" and "in").
+said with a number, "at 3 pm", by the few words after each "at" and "in"; a delay, a
+recurrence, by the few words after each "wait", "every", "each").
 """
 
 from __future__ import annotations
@@ -61,6 +67,21 @@ BARE_AUXILIARIES = frozenset({"is", "isn", "are", "aren", "am", "was", "wasn", "
 MARKED_AUXILIARIES = frozenset({"were", "weren", "do", "don", "have", "haven", "had", "hadn",
                                 "will", "won", "would", "wouldn", "should", "shouldn",
                                 "shall", "may", "might", "must"})
+# ... and words of ability or leave that open a question whose "is it" is left off, only with
+# its mark ("Possible to drive the rover to x 2, y 3?", "Safe to land?")
+ELIDED = frozenset({"possible", "feasible", "doable", "able", "safe", "allowed", "permitted",
+                    "reachable"})
+# ending a sentence with its mark, after a comma: a tag that asks whether it is so ("Rover to
+# x 2, y 3, correct?", "..., right?", "..., is that right?"); not one that asks for it ("...,
+# will you?", "..., ok?", "..., please?")
+TAGS: tuple[tuple[str, ...], ...] = (
+    ("correct",), ("right",), ("true",), ("is", "that", "right"), ("is", "that", "correct"),
+    ("is", "that", "so"), ("am", "i", "right"))
+_TAG_MARKS = frozenset(",—–-")  # (what sets a tag off: "..., correct?", "... - right?")
+# a sentence with its mark whose first words, no action among them, offer a choice: a question
+# ("Rover or drone to x 2, y 3?", "The rover or the drone?"; not "send the rover or the drone
+# ...?")
+CHOICE_REACH = 3  # words after the first before its "or", at most
 YOU = frozenset({"you", "u", "ya"})
 _ASKING = frozenset({"will", "won", "would", "wouldn", "can", "could", "couldn"})  # + you
 # ... and these before "it" or a gerund, a question with its mark or without ("would it be
@@ -73,7 +94,11 @@ _WHY_NOT = frozenset({"don", "dont", "not"})  # after "why": "why don't you send
 TELL: tuple[tuple[str, ...], ...] = (
     ("explain",), ("describe",), ("tell", "me"), ("tell", "us"), ("show", "me"),
     ("show", "us"), ("let", "me", "know"), ("let", "us", "know"), ("remind", "me"),
-    ("walk", "me", "through"), ("estimate",), ("calculate",), ("compute",))
+    ("walk", "me", "through"), ("estimate",), ("calculate",), ("compute",),
+    # ... or the words said back in other words ("Outline a search of ...", "Translate to
+    # French: search ...", "Rephrase: ..."; not "translate the rover": a motion, were it one)
+    ("outline",), ("summarize",), ("summarise",), ("rephrase",), ("paraphrase",), ("reword",),
+    ("translate",))
 # opening a sentence, then whether the crew is able to ("check whether the rover can reach
 # x 2, y 3", "I'd like to know if the drone is able to ..."): what asks to be told; not what
 # is to be found out by acting ("check whether anyone is in x 0 to 5, y 0 to 5": the search)
@@ -99,6 +124,23 @@ SUPPOSE: tuple[tuple[str, ...], ...] = (
     # "if I asked you to drive the rover to x 2, y 3, would you?"
     *(("if", who, did) for who in ("i", "we") for did in ("asked", "told", "wanted")),
     ("if", "i", "were", "to"), ("if", "we", "were", "to"))
+# opening a sentence: what the speaker only weighs ("I'm considering sending the rover to
+# x 2, y 3", "we're thinking about driving ..."), not asks
+CONSIDERING: tuple[tuple[str, ...], ...] = tuple(
+    (*who, *weighs) for who in (("i", "m"), ("i", "am"), ("we", "re"), ("we", "are"))
+    for weighs in (("considering",), ("contemplating",), ("debating",), ("weighing",),
+                   ("thinking", "of"), ("thinking", "about"), ("toying", "with")))
+# opening a sentence: what is kept for a contingency, not done now ("Plan B: drive the rover
+# ...", "In case of emergency, drive ...", "In the event of a fire, ..."); not a plan switched
+# to ("go with plan B: ...", "execute plan B"), nor a precaution ("in case the victim is there,
+# send the rover": now)
+CONTINGENCIES: tuple[tuple[str, ...], ...] = (
+    ("plan", "b"), ("plan", "c"), ("backup", "plan"), ("fallback",), ("contingency",),
+    ("in", "case", "of"), ("in", "the", "event", "of"), ("in", "the", "event", "that"),
+    ("in", "an", "emergency"), ("in", "emergencies"))
+# ... a label (not "in ...") only before one of these ("Fallback: ...", "Plan B - ..."; not
+# "fallback iris.land: succeeded")
+_LABEL_MARKS = frozenset(":,—–-")
 # opening a sentence: an intention of the speaker's that was not carried out, told ("I was
 # going to send the rover to x 2, y 3, but ..."): what happened
 INTENDED: tuple[tuple[str, ...], ...] = tuple(
@@ -111,6 +153,17 @@ PAST: tuple[tuple[str, ...], ...] = (
     ("yesterday",), ("ago",), ("last", "night"), ("last", "week"), ("last", "month"),
     ("last", "year"), ("last", "time"), ("earlier",), ("earlier", "today"), ("previously",),
     ("this", "morning"), ("already",))
+# anywhere in a sentence that names no action of the crew: what tells what is under way ("The
+# rover is on its way to x 2, y 3", "... en route to x 2, y 3"; "pick up the bottle on the
+# way" asks)
+UNDER_WAY: tuple[tuple[str, ...], ...] = (
+    *(("on", w, "way") for w in ("its", "his", "her", "their", "the", "my", "our")),
+    ("en", "route"))
+# anywhere in a sentence, not after "not": what supposes ("Drive the rover to x 2, y 3
+# (hypothetically).", "..., for the sake of argument"); opening one, SUPPOSE
+SUPPOSED: tuple[tuple[str, ...], ...] = (
+    ("hypothetically",), ("for", "the", "sake", "of", "argument"),
+    ("as", "a", "thought", "experiment"), ("as", "a", "hypothetical"))
 # ... and a verb of the crew's kind of action in the past ("The rover went to x 2, y 3."), when
 # no sentence of the request may ask: beside one that does, it tells where things are ("The
 # drone landed at x 2, y 3; send the rover there")
@@ -130,8 +183,12 @@ _TOLD_AFTER = frozenset({"has", "have", "had", "ve", "d", "already", "just", "wa
                          "been"})
 # what the operator gives for it to be done ("wait for my confirmation", "after my go")
 _CONSENTS = ("go", "signal", "command", "order", "word", "confirmation", "approval",
-             "permission")
+             "permission", "cue", "clearance", "authorization", "authorisation")
 _CONSENTS_GIVEN = (*_CONSENTS, "ok", "okay")  # ... and what it is given as ("get my ok")
+# ... said without "my" ("pending approval", "once clearance is given", "wait for permission")
+_APPROVALS = ("approval", "permission", "clearance", "authorization", "authorisation")
+# ... and what the operator says it on ("on my cue", "on my call", "on my count", "on my say-so")
+_ON_MY = ("mark", "signal", "command", "go", "order", "word", "cue", "call", "count", "say")
 # before what the operator says ("when I say so", "once I confirm", "after I give the word")
 _UNTIL = ("when", "until", "till", "if", "once", "after")
 _DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
@@ -164,7 +221,7 @@ LATER: tuple[tuple[str, ...], ...] = (
     ("at", "a", "later", "date"), ("down", "the", "line"), ("in", "due", "course"),
     ("when", "convenient"), ("whenever", "convenient"), ("at", "your", "convenience"),
     ("when", "you", "get", "a", "chance"), ("when", "you", "have", "time"),
-    *(("on", "my", w) for w in ("mark", "signal", "command", "go", "order", "word")),
+    *(("on", "my", w) for w in _ON_MY),
     *((wait, *for_, "my", w) for wait, for_ in (
         ("wait", ("for",)), ("waits", ("for",)), ("waiting", ("for",)), ("await", ()),
         ("awaits", ()), ("awaiting", ())) for w in _CONSENTS_GIVEN),
@@ -172,14 +229,32 @@ LATER: tuple[tuple[str, ...], ...] = (
     *((w, "i", "say", s) for w in _UNTIL for s in ("so", "go")),
     *((w, "i", v) for w in _UNTIL for v in ("confirm", "approve", "agree", "check", "verify",
                                              "review", "decide", "know", "see", "look", "ask")),
-    *((w, "i", "give", "the", s) for w in _UNTIL
+    *((w, "i", give, "the", s) for w in _UNTIL for give in ("give", "say")
       for s in ("word", "signal", "order", "command", "go")),
     *((w, "i", "tell", "you") for w in _UNTIL),
-    *(("at", "my", w) for w in ("mark", "signal", "command", "word")),
+    *(("at", "my", w) for w in ("mark", "signal", "command", "word", "cue", "call", "count")),
+    # the operator's consent still to come, without "my" ("..., pending approval", "subject
+    # to confirmation", "upon approval", "if approved", "once clearance is given", "wait for
+    # permission", "wait for the signal")
+    *((*w, *whose, c) for w in (("pending",), ("subject", "to"))
+      for whose in ((), ("my",), ("the",), ("final",)) for c in (*_APPROVALS, "confirmation",
+                                                                 "review")),
+    *(("upon", c) for c in _APPROVALS),
+    *((w, c) for w in _UNTIL for c in (*_APPROVALS, "approved", "authorized", "authorised")),
+    *((*wait, *whose, c) for wait in (("wait", "for"), ("waits", "for"), ("waiting", "for"),
+                                      ("await",), ("awaits",), ("awaiting",))
+      for whose, cs in (((), (*_APPROVALS, "confirmation")), (("the",), _CONSENTS))
+      for c in cs),
     # the operator asked first ("check with me before driving ...", "... but ask me first",
     # "get my permission before ...", "once you have my go-ahead, ..."; "Before you drive
     # ..., ask me.": _ask_me)
     ("check", "with", "me"), ("ask", "me", "first"), ("ask", "me", "before"),
+    # ... in other words ("Confirm before starting.", "confirm with me first", "ask first",
+    # "ask for approval", "check in before you start"; a sentence of its own, a tail "before
+    # starting" beside it, is said of the sentence before: _BEFORE_ANY)
+    ("confirm", "before"), ("confirm", "first"), ("confirm", "with", "me"), ("ask", "before"),
+    ("ask", "first"), ("check", "in", "before"), ("check", "in", "first"),
+    ("check", "in", "with", "me"), *(("ask", "for", c) for c in _APPROVALS),
     *((get, "my", w) for get in ("get", "need", "needs") for w in _CONSENTS_GIVEN),
     *(("ask", "for", "my", w) for w in _CONSENTS_GIVEN),
     *((w, "you", have, "my", c) for w in _UNTIL
@@ -201,7 +276,15 @@ PLAN_ONLY: tuple[tuple[str, ...], ...] = (
         *(("plan", a, way) for a in ("a", "the") for way in ("route", "path", "trajectory")),
         *(("give", "me", a, "plan") for a in ("a", "the")),
         ("make", "a", "plan"), ("for", "review"), ("for", "my", "review"), ("for", "approval"),
-        ("for", "my", "approval"))))
+        ("for", "my", "approval"),
+        # the request said back, or the plan judged, first ("Read back: search ...",
+        # "Validate this plan: ...", "review the plan")
+        ("read", "back"), *(("read", w, "back") for w in ("it", "this", "that")),
+        ("repeat", "back"), ("repeat", "it", "back"),
+        # (not "we'll check the plan later": only "check this plan")
+        ("check", "this", "plan"),
+        *((judge, a, "plan") for judge in ("validate", "review", "verify", "evaluate", "assess",
+                                           "critique") for a in ("this", "the")))))
 # ... but a plan asked for (DRAFTING) and then to be run is run ("prepare a plan to ..., then
 # execute it"), unless a negation comes right before ("don't execute it")
 EXECUTING: tuple[tuple[str, ...], ...] = (
@@ -274,6 +357,9 @@ LATER_KIND = "asks for it later"
 PLAN_KIND = "asks for a plan only"
 OTHERS_KIND = "leaves it to someone else"
 FOREIGN_KIND = "asks it of a robot the crew does not have"
+CONTINGENT = "keeps it for a contingency"
+UNDER_WAY_KIND = "tells what is under way"
+WEIGHS = "only weighs it"
 
 Find = Callable[[tuple[tuple[str, ...], ...]], list[tuple[int, int]]]
 Said = Callable[[int, int], str]
@@ -297,9 +383,12 @@ def sentences(seps: Sequence[str], clause_starts: Sequence[int], n: int
 
 
 # the cues found anywhere, in one lookup, with the kind each says
-_CUES = (*PLAN_ONLY, *PAST, *PAST_VERBS, *LATER)
+_SUPPOSED = frozenset(SUPPOSED)
+_CUES = (*PLAN_ONLY, *PAST, *PAST_VERBS, *LATER, *UNDER_WAY, *SUPPOSED)
 _KIND = {**dict.fromkeys(PLAN_ONLY, PLAN_KIND), **dict.fromkeys((*PAST, *PAST_VERBS), TELLS),
-         **dict.fromkeys(LATER, LATER_KIND)}
+         **dict.fromkeys(LATER, LATER_KIND), **dict.fromkeys(UNDER_WAY, UNDER_WAY_KIND),
+         **dict.fromkeys(SUPPOSED, SUPPOSES)}
+_TOLD_KINDS = (TELLS, UNDER_WAY_KIND)  # (told only where the sentence names no action)
 
 
 
@@ -316,6 +405,9 @@ _CHECKING = _by_first(CHECKING)
 _YOU = tuple((w,) for w in YOU)
 _WONDER = _by_first(WONDER)
 _INTENDED = _by_first(INTENDED)
+_CONSIDERING = _by_first(CONSIDERING)
+_CONTINGENCIES = _by_first(CONTINGENCIES)
+_TAGGED = frozenset({*(tag[-1] for tag in TAGS), "or"})  # (a tag's last word, a choice's "or")
 # what opens a condition before the sentence's main clause ("if ..., would it fit?")
 _CONDITIONS = frozenset({"if", "when", "once", "unless", "whenever", "after", "before"})
 _MODALS = frozenset({"can", "could", "couldn", "would", "wouldn", "will", "won", "should",
@@ -324,7 +416,7 @@ _MODALS = frozenset({"can", "could", "couldn", "would", "wouldn", "will", "won",
 # opens what may ask ("drive", "search", "take off, ..."), looked at no further
 OPENINGS = frozenset({*QUESTION_WORDS, *MARKED_QUESTION_WORDS, *BARE_AUXILIARIES,
                       *MARKED_AUXILIARIES, *_ASKING, "shall", *_SUPPOSE, *_TELL, *_WONDER,
-                      *_INTENDED, *_CHECKING})
+                      *_INTENDED, *_CHECKING, *ELIDED, *_CONSIDERING, *_CONTINGENCIES})
 
 
 def answers_no(sentence: Sequence[str]) -> bool:
@@ -338,6 +430,48 @@ def _answered_no(words: Sequence[str], seps: Sequence[str], start: int, end: int
     follows is read as any sentence is)."""
     return answers_no(words[start:end]) or (
         end - start > 1 and words[start] in NO and "," in seps[start])
+
+
+# after a negation, what need not be done is not asked either ("no need to wait for my go",
+# "you don't have to confirm first")
+_NEED_TO = frozenset({("need", "to"), ("have", "to")})
+_NEED_NOT = _NOT_BEFORE | {"no"}
+_UNTIL_ONLY = frozenset({"until", "till"})  # after "not": for later ("Not until I say so.")
+
+
+def _negated(words: Sequence[str], start: int, end: int) -> bool:
+    """Whether a negation right before the cue [start, end) takes it back ("now, not
+    tomorrow", "don't wait for my signal", "no need to confirm first"; not "not until I say
+    so")."""
+    if not start:
+        return False
+    before = words[start - 1]
+    if before == "not" and words[start] in _UNTIL_ONLY:
+        return False
+    return before in _NOT_BEFORE or (end - start == 1 and before in _NOT) or (
+        start >= 3 and (words[start - 2], before) in _NEED_TO and words[start - 3] in _NEED_NOT)
+
+
+# after a cue for later, a tail that says only "before it starts" keeps its sentence one of its
+# own, said of the sentence before ("Search ... and land. Confirm before starting.", "... Wait
+# for my go before you start.")
+_BEFORE_ANY = frozenset({"you", "we", "i", "it", "start", "starting", "begin", "beginning",
+                         "proceed", "proceeding", "execute", "executing", "move", "moving",
+                         "go", "going", "act", "acting", "do", "doing", "anything", "so",
+                         "that", "this", "the", "mission"})
+BEFORE_REACH = 3  # words of such a tail after "before", at most
+
+
+def _aside_after(words: Sequence[str], end: int, e: int) -> bool:
+    """Whether the words [end, e) after a cue are asides, "first" ("Confirm with me first."),
+    or a tail "before starting" (its "before" the cue's last word or the first after it)."""
+    if _ASIDE.issuperset(words[end + (end < e and words[end] == "first"):e]):
+        return True
+    if end < e and words[end] == "before":
+        end += 1
+    elif words[end - 1] != "before":
+        return False
+    return e - end <= BEFORE_REACH and _BEFORE_ANY.issuperset(words[end:e])
 
 
 def _executes(words: Sequence[str], find: Find) -> bool:
@@ -358,8 +492,16 @@ def idle_parts(words: Sequence[str], seps: Sequence[str], clause_starts: Sequenc
     n = len(words)
     cues = [(a, b, _KIND[tuple(words[a:b])]) for a, b in find(_CUES)]
     if not _CLOCK.isdisjoint(vocabulary) and (not _CLOCK_HINTS.isdisjoint(vocabulary)
-                                              or ":" in text or _GLUED_HOUR.search(text)):
+                                              or ":" in text or _GLUED_HOUR.search(text)
+                                              or any(map(_four_digits, vocabulary))):
         cues = sorted([*cues, *_clock_times(words, seps, find)])
+    if not _DELAY_WORDS.isdisjoint(vocabulary) and not TIMES.isdisjoint(vocabulary):
+        cues = sorted([*cues, *_delays(words, seps, find)])
+    if not _RECURRING_WORDS.isdisjoint(vocabulary) and (
+            not _PERIODS.isdisjoint(vocabulary) or not _EVERY_SO_OFTEN.isdisjoint(vocabulary)):
+        cues = sorted([*cues, *_recurring(words, seps, find)])
+    if "say" in vocabulary and "i" in vocabulary:
+        cues = sorted([*cues, *_say_when(words, seps, find)])
     if not EVENTS.isdisjoint(vocabulary) or not PEOPLE.isdisjoint(vocabulary):
         cues = sorted([*cues, *_events(words, find)])
     if "later" in vocabulary:
@@ -370,7 +512,9 @@ def idle_parts(words: Sequence[str], seps: Sequence[str], clause_starts: Sequenc
         cues = sorted([*cues, *_mights(words, find)])
     others = not ACTOR_WORDS.isdisjoint(vocabulary) or not robots.isdisjoint(vocabulary)
     answered = "?" in text and not _NO_ANSWER.isdisjoint(vocabulary)
-    if not cues and not others and not answered and OPENINGS.isdisjoint(vocabulary):
+    tagged = "?" in text and not _TAGGED.isdisjoint(vocabulary)  # (_tag, _choice)
+    if not cues and not others and not answered and not tagged \
+            and OPENINGS.isdisjoint(vocabulary):
         return ()  # no sentence can open as anything but what may ask (most requests)
     drafts = {(a, b) for a, b, kind in cues if tuple(words[a:b]) in DRAFTING}
     if drafts and _executes(words, find):  # "prepare a plan ..., then execute it": asked
@@ -394,23 +538,27 @@ def idle_parts(words: Sequence[str], seps: Sequence[str], clause_starts: Sequenc
             if k in alone and kind is TELLS and not verb:
                 alone.discard(k)  # "the rover went there yesterday": told, saying "yesterday"
                 del marked[k]
-            if k in marked or (start and (words[start - 1] in _NOT_BEFORE or (
-                    end - start == 1 and words[start - 1] in _NOT))):
+            if k in marked or _negated(words, start, end):
                 continue  # "now, not tomorrow", "you don't need my permission", "without
                 # waiting for my go"
-            if kind is TELLS:
-                s, e, _ = spans[k]
-                if k in acts or not verbs.isdisjoint(words[s:e]):
-                    acts.add(k)  # "send the rover where it was yesterday": asked
-                    continue
+            if start > starts[k] and words[start] in _UNTIL_ONLY and words[start - 1] == "not":
+                start -= 1  # "not until I say so": quoted with its "not"
+            s, e, _ = spans[k]
+            if kind in _TOLD_KINDS and (k in acts or not verbs.isdisjoint(words[s:e])):
+                acts.add(k)  # "send the rover where it was yesterday": asked
+                continue
+            if words[end - 1] == "before":  # "confirm before starting": quoted with its tail
+                stop = min(e, end + BEFORE_REACH)
+                while end < stop and words[end] in _BEFORE_ANY:
+                    end += 1
             marked[k] = (kind, said(start, end))
             if verb:
                 alone.add(k)
-            s, e, _ = spans[k]
-            if kind is LATER_KIND and k and _ASIDE.issuperset(words[s:start]) \
-                    and _ASIDE.issuperset(words[end:e]):
+            if (kind is LATER_KIND or tuple(words[start:end]) in _SUPPOSED) and k \
+                    and _ASIDE.issuperset(words[s:start]) and _aside_after(words, end, e):
                 # "Land the drone. Not yet.", "Walk the dog to room_b? Sure, but not now.",
-                # "... Do it tomorrow.": said of the sentence before
+                # "... Do it tomorrow.", "... Not until I say so.", "... Confirm before
+                # starting.", "... Hypothetically.": said of the sentence before
                 marked.setdefault(k - 1, marked[k])
     out = []
     told_alone: list[Idle] = []  # the parts told only by a verb in the past
@@ -444,12 +592,47 @@ def idle_parts(words: Sequence[str], seps: Sequence[str], clause_starts: Sequenc
 EVENTS = frozenset({"meeting", "meetings", "briefing", "break", "lunch", "dinner", "breakfast",
                     "shift", "call", "storm", "rain", "inspection", "tour", "presentation",
                     "demo", "visit", "lecture", "class", "ceremony", "party", "weekend",
-                    "holidays", "holiday"})
+                    "holidays", "holiday",
+                    # ... or a signal the crew does not give ("when the alarm goes off")
+                    "alarm", "alarms", "siren", "sirens", "bell", "whistle", "horn", "buzzer",
+                    "timer", "countdown", "emergency"})
 _UPON = (("after",), ("once",), ("when",), ("as", "soon", "as"))
 _MIGHT = (("might",), ("mightn", "t"))  # (see _mights)
+# opening a sentence, a delay before what follows ("Wait 10 minutes, then search ...", "wait
+# for two hours, ..."; not "wait a second, ...": a pause in speech), or anywhere a time from
+# now ("10 minutes from now"): for later (_delays)
+_DELAYS = (("wait",), ("from", "now"))
+_DELAY_WORDS = frozenset({"wait", "from"})
+_FEW = frozenset({"few", "couple"})  # counts said in words besides numbers ("a few minutes")
+# recurring, not once now ("Search ... and land every hour.", "Every 10 minutes, ...", "...
+# daily."), where it ends a clause (not "every minute counts") and is not said of what is told
+# while it is done ("..., reporting every 10 seconds", "send me updates every minute")
+_EVERY_SO_OFTEN = frozenset({"hourly", "daily", "nightly", "weekly", "monthly"})
+RECURRING: tuple[tuple[str, ...], ...] = (
+    ("every",), ("each",), *((w,) for w in sorted(_EVERY_SO_OFTEN)), ("once", "a"),
+    ("once", "an"), ("twice", "a"), ("twice", "an"), ("on", "the", "hour"))
+_RECURRING_WORDS = frozenset(cue[0] for cue in RECURRING)
+# ... each of these after "every", "each", "once a", "twice a" ("every hour", "once a day")
+_PERIODS = frozenset({*TIMES, "day", "days", "night", "nights", "morning", "mornings",
+                      "evening", "evenings", "afternoon", "afternoons", "week", "weeks", "month",
+                      "months", "shift", "shifts", "weekday", "weekdays", "weekend", "weekends",
+                      *_DAYS})
+_REPORTS = frozenset({"report", "reports", "reporting", "update", "updates", "updating",
+                      "ping", "pinging", "status", "check", "checking", "in", "me", "us",
+                      "position", "location", "photo", "photos", "picture", "pictures",
+                      "message", "messages", "beep", "beeping", "call", "calling"})
+REPORT_REACH = 3  # words before the cue looked at for what is told, at most
+# "I say" after "when", "once", "if", "after" ending a clause ("Drive the rover to x 2, y 3
+# when I say."; not "if I say stop, stop": "stop" is asked), or after "not until" ("Not until
+# I say."; not "stay there until I say": where it stays): for later (_say_when)
+_SAY = tuple((w, "i", "say") for w in ("when", "whenever", "once", "if", "after", "until",
+                                       "till"))
+# what ends a clause after a cue ("every hour.", "when I say, not before")
+_ENDS_CLAUSE = frozenset(".!?;:,)—–")
 # the phrase tables idle_parts looks for with the reading's ``find`` (crewgate.text.intent's
 # PhraseIndex finds them with the reading's other cues, in one pass)
 FOUND_TABLES = (_CUES, EXECUTING, _UPON, _MIGHT)
+# (_DELAYS, RECURRING and _SAY are looked up alone, each only when its words are in the request)
 _OF_EVENT = frozenset({"the", "my", "our", "this", "today", "s", "your", "their", "next"})
 # ... or what people do that the crew cannot see ("when the visitors leave", "once the medics
 # arrive")
@@ -522,6 +705,99 @@ def _mights(words: Sequence[str], find: Find) -> list[tuple[int, int, str]]:
     return out
 
 
+def _opens(words: Sequence[str], seps: Sequence[str], k: int) -> bool:
+    """Whether word ``k`` opens its sentence, past a few fillers ("Ok, wait 10 minutes, ...")."""
+    j = k
+    for _ in range(VOCATIVE_WORDS):
+        if not j or not SENTENCE_ENDS.isdisjoint(seps[j - 1]):
+            return True
+        if words[j - 1] not in FILLERS:
+            return False
+        j -= 1
+    return not j or not SENTENCE_ENDS.isdisjoint(seps[j - 1])
+
+
+def _ends_clause(seps: Sequence[str], end: int, n: int) -> bool:
+    """Whether the words [.., end) end a clause (of a request of ``n`` words)."""
+    return end == n or not _ENDS_CLAUSE.isdisjoint(seps[end - 1])
+
+
+def _count(word: str) -> bool:
+    """Whether a word says how many ("10", "two", "half", "few", "couple")."""
+    return word[:1].isdigit() or word in SPELLED_FIRST or word in _FEW
+
+
+def _delays(words: Sequence[str], seps: Sequence[str], find: Find
+            ) -> list[tuple[int, int, str]]:
+    """A delay opening a sentence ("Wait 10 minutes, then search ...", "wait a few minutes",
+    "wait half an hour"; not "wait a second, ..."), or a time from now ("10 minutes from now",
+    "an hour from now"): for later."""
+    out = []
+    n = len(words)
+    for k, end in find(_DELAYS):
+        if words[k] == "from":  # "10 minutes from now"
+            if k >= 2 and words[k - 1] in TIMES and (
+                    _count(words[k - 2]) or words[k - 2] in ("a", "an")):
+                out.append((k - 2, end, LATER_KIND))
+            continue
+        if not _opens(words, seps, k):
+            continue
+        j = k + 1
+        for skip in (("for",), ("a", "an")):  # "wait for two hours", "wait a few minutes"
+            if j < n and words[j] in skip:
+                j += 1
+        if not (j < n and _count(words[j])):
+            continue
+        j += 1
+        if j < n and words[j] in ("of", "a", "an"):  # "a couple of hours", "half an hour"
+            j += 1
+        if j < n and words[j] in TIMES:
+            out.append((k, j + 1, LATER_KIND))
+    return out
+
+
+def _recurring(words: Sequence[str], seps: Sequence[str], find: Find
+               ) -> list[tuple[int, int, str]]:
+    """What recurs ("every hour", "every 10 minutes", "every other day", "once a day",
+    "daily", "on the hour") ending a clause, not said of what is told (``RECURRING``): for
+    later."""
+    out = []
+    n = len(words)
+    for k, end in find(RECURRING):
+        if words[k] in ("every", "each"):
+            j = k + 1
+            if j < n and words[j] in ("other", "single"):
+                j += 1
+            if j < n and _count(words[j]):  # "every 10 minutes", "every couple of hours"
+                j += 1
+                if j < n and words[j] == "of":
+                    j += 1
+            if not (j < n and words[j] in _PERIODS):
+                continue  # "every robot", "every 2 m"
+            end = j + 1
+        elif end - k == 2:  # "once a day", "twice an hour"
+            if not (end < n and words[end] in _PERIODS):
+                continue  # "once a victim is found"
+            end += 1
+        if _ends_clause(seps, end, n) and _REPORTS.isdisjoint(
+                words[max(0, k - REPORT_REACH):k]):
+            out.append((k, end, LATER_KIND))
+    return out
+
+
+def _say_when(words: Sequence[str], seps: Sequence[str], find: Find
+              ) -> list[tuple[int, int, str]]:
+    """"When I say" ending a clause, "not until I say" (``_SAY``): for later."""
+    n = len(words)
+    return [(k, end, LATER_KIND) for k, end in find(_SAY) if _ends_clause(seps, end, n)
+            and (words[k] not in _UNTIL_ONLY or (k and words[k - 1] == "not"))]
+
+
+def _four_digits(word: str) -> bool:
+    """Whether a word is a time of day said as four digits ("1400", "0930")."""
+    return len(word) == 4 and word.isdigit() and int(word[:2]) < 24 and int(word[2:]) < 60
+
+
 def _ask_me(words: Sequence[str], seps: Sequence[str], find: Find
             ) -> list[tuple[int, int, str]]:
     """"Ask me" ending its sentence ("Before you drive the rover to x 2, y 3, ask me."): the
@@ -537,12 +813,14 @@ _HOURS = frozenset({"am", "pm", "oclock", "o"})
 # what a time said with a number has besides "in" and "at" (else none is looked for)
 _CLOCK_HINTS = TIMES | _HOURS
 _GLUED_HOUR = re.compile(r"\d[ap]m\b", re.IGNORECASE)
+# what may follow a time of day said as four digits, besides a unit of time or a clause's end
+_AFTER_HOUR = frozenset({"sharp", "local", "zulu", "and", "then"})
 
 
 def _clock_times(words: Sequence[str], seps: Sequence[str], find: Find
                  ) -> list[tuple[int, int, str]]:
     """A time of day or a delay said with a number: for later ("in 10 minutes", "in two
-    hours", "at 3 pm", "at 3pm", "at 15:00")."""
+    hours", "at 3 pm", "at 3pm", "at 15:00", "at 1400")."""
     out = []
     n = len(words)
     for k, _ in find((("in",), ("at",))):
@@ -559,6 +837,11 @@ def _clock_times(words: Sequence[str], seps: Sequence[str], find: Find
             out.append((k, k + 2, LATER_KIND))
         elif after in _HOURS or (seps[k + 1] == ":" and after.isdigit()):  # "at 3 pm", "15:00"
             out.append((k, k + 3, LATER_KIND))
+        elif _four_digits(number) and (after in TIMES or after in _AFTER_HOUR or (
+                _ends_clause(seps, k + 2, n) and not after[:1].isdigit())):
+            # "at 1400", "at 1400 hours", "at 0930 sharp" (not "at 1400 m", "at 1024 tokens",
+            # "at 1400, 2000")
+            out.append((k, k + 2 + (after in TIMES), LATER_KIND))
     return out
 
 
@@ -581,6 +864,11 @@ def _opening(words: Sequence[str], seps: Sequence[str], start: int, end: int, qu
     if words[k] in OPENINGS:
         if _cue_at(words, k, end, _SUPPOSE):
             kind = SUPPOSES
+        elif (n := _cue_at(words, k, end, _CONTINGENCIES)) and (
+                words[k] == "in" or not _LABEL_MARKS.isdisjoint(seps[k + n - 1])):
+            kind = CONTINGENT  # "Plan B: drive the rover ...", "In case of emergency, ..."
+        elif _cue_at(words, k, end, _CONSIDERING):
+            kind = WEIGHS  # "I'm considering sending the rover ..."
         elif (n := _cue_at(words, k, end, _INTENDED)) and words[k + n:k + n + 1] not in (
                 ("ask",), ("request",), ("check",)):
             kind = TELLS  # "I was going to send the rover ...": what was meant, not asked (not
@@ -601,10 +889,37 @@ def _opening(words: Sequence[str], seps: Sequence[str], start: int, end: int, qu
             m := _past_fillers(words, j + 1, end)) < end and words[m] in OPENINGS), None)
         if main is not None:
             kind = _kind(words, main, end, question, verbs)
+    if kind is None and question:
+        first = _past_fillers(words, start, end)
+        if (tag := _tag(words, seps, first, end)) is not None:
+            # "Rover to x 2, y 3, correct?": quoted with its tag
+            return ASKS, (said(start, end) if end - start <= SAID_WORDS else said(
+                start, start + SAID_WORDS - (end - tag)) + " ... " + said(tag, end)) + "?"
+        if _choice(words, first, end, verbs):
+            kind = ASKS  # "Rover or drone to x 2, y 3?"
     if not kind:
         return None
     return kind, said(start, min(end, start + SAID_WORDS)) + (
         " ..." if end - start > SAID_WORDS else "?" if question else "")
+
+
+def _tag(words: Sequence[str], seps: Sequence[str], start: int, end: int) -> int | None:
+    """Where a tag of ``TAGS`` that ends the sentence [start, end) after a comma or a dash
+    begins, if one does."""
+    for tag in TAGS:
+        t = end - len(tag)
+        if t > start and tuple(words[t:end]) == tag and not _TAG_MARKS.isdisjoint(seps[t - 1]):
+            return t
+    return None
+
+
+def _choice(words: Sequence[str], k: int, end: int, verbs: frozenset[str]) -> bool:
+    """Whether the sentence's first words from word ``k`` offer a choice, no action among them
+    (``CHOICE_REACH``)."""
+    for j in range(k + 1, min(end - 1, k + 1 + CHOICE_REACH)):
+        if words[j] == "or":
+            return verbs.isdisjoint(words[k:j])
+    return False
 
 
 def _kind(words: Sequence[str], k: int, end: int, question: bool,
@@ -642,7 +957,8 @@ def _kind(words: Sequence[str], k: int, end: int, question: bool,
     if first == "what" and after in ("a", "an") and not question:
         return None  # "what a day, now send the rover": an exclamation
     if first in QUESTION_WORDS or first in BARE_AUXILIARIES or (question and (
-            first in MARKED_QUESTION_WORDS or first in MARKED_AUXILIARIES)):
+            first in MARKED_QUESTION_WORDS or first in MARKED_AUXILIARIES
+            or first in ELIDED)):
         return ASKS
     if first in _WOULD and (after in _IMPERSONAL or (after.endswith("ing") and len(after) > 4)):
         return ASKS  # "would it be safe to drive ...", "would driving ... be safe": asked
