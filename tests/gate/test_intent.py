@@ -3239,3 +3239,24 @@ def test_other_words_for_except_not_and_later_rule_it_out(
     p = GO_23 if crew_name == "sar" else (walk("room_b") if "dog" in request_ else
                                           hand("red_cube"))
     assert found(check(crew, request_, p)) == problems
+
+
+@pytest.mark.parametrize(("request_", "problems"), [
+    # how the drone gets there, said by its flying (each drove the rover)
+    ("Hover at x 2, y 3.", [
+        (0, "substituted_robot", "the request gives the point (2, 3) to iris ('Hover at x 2, y "
+         "3'); iris has no skill that moves it to a place, and tb3 may not take its place")]),
+    ("Overfly x 2, y 3.", [
+        (0, "substituted_robot", "the request gives the point (2, 3) to iris ('Overfly x 2, y "
+         "3'); iris has no skill that moves it to a place, and tb3 may not take its place")]),
+    ("Go to x 2, y 3 by drone.", [
+        (0, "substituted_robot", "the request asks iris to 'go'; iris has no such skill, and "
+         "tb3 may not take its place")]),
+    ("Go to x 2, y 3 via the air.", [
+        (0, "substituted_robot", "the request asks iris to 'go'; iris has no such skill, and "
+         "tb3 may not take its place")]),
+    ("Drive the rover to x 2, y 3 while the drone hovers.", []),
+])
+def test_a_point_reached_by_flying_is_the_drones(
+        sar: Crew, request_: str, problems: list[tuple[int | None, str, str]]) -> None:
+    assert found(check(sar, request_, GO_23)) == problems
