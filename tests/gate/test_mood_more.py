@@ -12,29 +12,14 @@ from typing import Any
 
 import pytest
 
-from crewgate.gate import Gate, PlanVerdict
-from crewgate.plan import parse_plan
 from crewgate.spec import Crew, load_crew
-from tests.conftest import plan, sim_world
+from tests.gate.test_intent import GO_23, check, found, walk
+from tests.gate.test_intent import SEARCH_LAND as SEARCH
 from tests.text.test_linear import GROWTH, LONG, SHORT, _repeat, _work
 
-GO_23 = plan("dispatch_only", ("tb3", "navigate_to", {"goal": [2.0, 3.0]}))
-ZONE = {"x_min": 0, "x_max": 5, "y_min": 0, "y_max": 5}
-SEARCH = plan("search_only", ("iris", "takeoff", {}), ("iris", "search_target", ZONE),
-              ("iris", "land", {}))
-WALK_B = plan("navigation_only", ("go2", "navigate_to_location", {"location": "room_b"}))
+WALK_B = walk("room_b")
 _NOTHING = "and asks nothing to move now: no step may run"
 _ASK = "to have it done now, ask for it"
-
-
-def check(crew: Crew, request: str, p: dict[str, Any]) -> PlanVerdict:
-    return Gate(crew).validate(parse_plan(p), request, sim_world(crew))
-
-
-def found(v: PlanVerdict) -> list[tuple[int | None, str, str]]:
-    """(step index or None for the plan, code, detail) of every problem, plan first."""
-    return [(None, p.code.value, p.detail) for p in v.problems] + [
-        (s.index, p.code.value, p.detail) for s in v.steps for p in s.problems]
 
 
 def _later(said: str) -> tuple[str, str]:
