@@ -1871,6 +1871,10 @@ GIVING = frozenset({f"{verb}{end}" for verb in ("hand", "pass", "deliver", "send
     "give", "gives", "giving", "take", "takes", "taking", "carry", "carries", "carrying",
     "get", "gets", "getting"})
 # ... and of putting a thing in or on a robot ("put the cube in the dog's bin")
+PUTTING = frozenset({"put", "puts", "putting", "place", "places", "placing", "drop", "drops",
+                     "dropping", "load", "loads", "loading", "set", "sets", "setting"})
+_INTO_ROBOT = frozenset({"in", "into", "on", "onto"})
+_TO_ROBOT = frozenset({"to"}) | _INTO_ROBOT
 # a robot told to stop ("stop the dog", "stop it", "make it stop", "dog, stop!")
 _HALTS = frozenset({"stop", "halt", "freeze"})
 _MAKING = frozenset({"make", "let", "have", "get"})
@@ -1878,10 +1882,6 @@ _SET_APART = frozenset(".!;,:\u2014\u2013-")  # before a last "stop!" said on it
 # "replace the rover with the drone": the robot after these is ruled out
 _REPLACING = frozenset({"replace", "replacing", "swap", "substitute", "relieve"})
 _THE_ONE = ("the", "one")  # "the drone should be the one going ..."
-PUTTING = frozenset({"put", "puts", "putting", "place", "places", "placing", "drop", "drops",
-                     "dropping", "load", "loads", "loading", "set", "sets", "setting"})
-_INTO_ROBOT = frozenset({"in", "into", "on", "onto"})
-_TO_ROBOT = frozenset({"to"}) | _INTO_ROBOT
 _ANY = frozenset({"anything", "anyone", "anybody", "anywhere", *UNIVERSAL})
 
 
