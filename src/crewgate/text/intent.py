@@ -229,8 +229,8 @@ RETRACTIONS: tuple[tuple[str, ...], ...] = (
     ("wait", "no"), ("hold", "that", "thought"), ("on", "reflection"),
     ("on", "second", "thoughts"), ("second", "thoughts"), ("undo", "that"), ("strike", "that"),
     # "... Ignore what I just said.", "... Request withdrawn.", "I withdraw the request"
-    *((w, "what", "i", *just, "said") for w in ("ignore", "disregard", "forget")
-      for just in ((), ("just",))),
+    *((w, "what", "i", *just, "said") for w in ("ignore", "disregard")
+      for just in ((), ("just",))), ("forget", "what", "i", "just", "said"),
     ("request", "withdrawn"), ("i", "withdraw", "that"), ("i", "withdraw", "the", "request"),
     ("withdraw", "that"), ("withdraw", "the", "request"), ("scrub", "that"),
     # "belay my last", "disregard my last message", "ignore my previous instruction"
@@ -357,7 +357,7 @@ _HAZARDS = (("off", "limits"), ("dangerous",), ("unsafe",), ("not", "safe"), ("h
             ("a", "no", "go", "area"), ("no", "go"), ("mined",), ("restricted",),
             ("out", "of", "bounds"), ("off", "bounds"), ("a", "restricted", "area"),
             ("a", "restricted", "zone"), ("a", "danger", "zone"), ("unstable",),
-            ("collapsing",), ("on", "fire"))
+            ("collapsing",))
 _DROPPED = (("unnecessary",), ("forbidden",), ("prohibited",), ("cancelled",), ("canceled",),
             ("called", "off"), ("off", "the", "table"), ("out", "of", "the", "question"),
             ("not", "an", "option"), ("not", "authorised"), ("not", "authorized"),
@@ -884,8 +884,8 @@ class Reading:
     def _point_at(self, k: int) -> bool:
         """Whether a point begins at word ``k`` ("x 2, y 3", "(2, 3)", "2, 3")."""
         words = self.words
-        return k < len(words) and (words[k] in ("x", "y") or words[k][0].isdigit()
-                                   or "(" in self.seps[k - 1])
+        return 0 < k < len(words) and (words[k] in ("x", "y") or words[k][0].isdigit()
+                                       or "(" in self.seps[k - 1])
 
     def _action_at(self, k: int) -> bool:
         """Whether an action of the crew's is named at word ``k``, past an article ("the
