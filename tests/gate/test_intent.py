@@ -500,8 +500,8 @@ _FOREIGN_FIX = ("to have the crew do it, name a robot of the crew (or give the w
     ("Would it be safe to drive the rover to x 2, y 3",
      "asks a question ('would it be safe to drive the rover ...')",
      "to have it done now, ask for it"),
-    ("Will it be ok to drive the rover to x 2, y 3",
-     "asks a question ('will it be ok to drive the rover ...')",
+    ("Will it be safe to drive the rover to x 2, y 3",
+     "asks a question ('will it be safe to drive the rover ...')",
      "to have it done now, ask for it"),
     ("I want to know whether driving the rover to x 2, y 3 is safe",
      "asks to be told ('i want to know whether driving the rover ...')",
@@ -3001,6 +3001,9 @@ def test_a_request_left_open_by_or_and_a_prohibition_is_taken_back(
     "Will you drive the rover to x 2, y 3.",
     "Check that the rover is ok, then drive it to x 2, y 3.",
     "Should it be safe, drive the rover to x 2, y 3.",
+    "Would it be possible to drive the rover to x 2, y 3",
+    "Will it be ok to drive the rover to x 2, y 3",
+    "Would it be safe to drive the rover to x 2, y 3, please",
 ])
 def test_a_polite_request_or_a_check_before_one_still_asks(sar: Crew, request_: str) -> None:
     assert found(check(sar, request_, GO_23)) == []
@@ -3030,9 +3033,9 @@ def test_a_polite_request_or_a_check_before_one_still_asks(sar: Crew, request_: 
          "x 2, y 3 is not authorised'")]),
     ("x 2, y 3 is mined. Drive the rover to x 2, y 3.", [
         (0, "negated_step", "the request rules out tb3.navigate_to here: 'x 2, y 3 is mined'")]),
-    ("Drive the rover to x 2, y 3; x 2, y 3 is restricted.", [
-        (0, "negated_step", "the request rules out tb3.navigate_to here: 'x 2, y 3 is "
-         "restricted'")]),
+    ("Drive the rover to x 2, y 3; x 2, y 3 is a restricted area.", [
+        (0, "negated_step", "the request rules out tb3.navigate_to here: 'x 2, y 3 is a "
+         "restricted area'")]),
     # controls
     ("The rover is not going anywhere else: drive it to x 2, y 3.", []),
     ("Drive the rover to x 2, y 3. Pause there for a moment before you report.", []),
@@ -3044,8 +3047,8 @@ def test_a_take_back_denial_or_hazard_in_other_words_refuses_the_drive(
 
 @pytest.mark.parametrize(("request_", "said"), [
     ("Walk to room_b; the dog is under repair.", "dog is under repair"),
-    ("Walk to room_b; the dog is low on battery.", "dog is low on battery"),
-    ("Walk to room_b, the dog isn't coming.", "dog isn't coming"),
+    ("Walk to room_b; the dog is out of commission.", "dog is out of commission"),
+    ("Walk to room_b, the dog is being repaired.", "dog is being repaired"),
 ])
 def test_a_robot_said_unable_in_other_words_takes_no_step(g1_go2: Crew, request_: str,
                                                           said: str) -> None:
@@ -3143,9 +3146,9 @@ def test_a_robot_whose_stop_the_plan_can_hold_still_owes_it(sar: Crew) -> None:
 @pytest.mark.parametrize(("request_", "plan_", "problems"), [
     # an action ended, abandoned, paused or put off is called off (the search ran; the rover
     # drove)
-    ("End the search of x 0 to 5, y 0 to 5 and land.", SEARCH_LAND, [
-        (1, "negated_step", "the request rules out iris.search_target here: 'end the search of "
-         "x 0 to 5, y 0 to 5'")]),
+    ("Terminate the search of x 0 to 5, y 0 to 5 and land.", SEARCH_LAND, [
+        (1, "negated_step", "the request rules out iris.search_target here: 'terminate the "
+         "search of x 0 to 5, y 0 to 5'")]),
     ("Abandon the search of x 0 to 5, y 0 to 5 and land.", SEARCH_LAND, [
         (1, "negated_step", "the request rules out iris.search_target here: 'abandon the "
          "search of x 0 to 5, y 0 to 5'")]),
@@ -3155,8 +3158,9 @@ def test_a_robot_whose_stop_the_plan_can_hold_still_owes_it(sar: Crew) -> None:
     ("Postpone the drive to x 2, y 3.", GO_23, [
         (0, "negated_step", "the request rules out tb3.navigate_to here: 'postpone the drive "
          "to x 2, y 3'")]),
-    # controls: "the end", an end of no action
+    # controls: "the end", an end of no action, where an action ends
     ("Search x 0 to 5, y 0 to 5 and land at the end.", SEARCH_LAND, []),
+    ("Drive the rover to x 2, y 3 and end the drive there.", GO_23, []),
     ("Search x 0 to 5, y 0 to 5, then end the mission by landing.", SEARCH_LAND, []),
 ])
 def test_an_action_ended_or_put_off_is_called_off(
@@ -3211,6 +3215,11 @@ def test_a_robot_addressed_with_a_mark_is_the_one_asked(
     ("sar", "The rover oughtn't go to x 2, y 3.", [
         (0, "negated_step", "the request rules out tb3.navigate_to here: \"oughtn't go to x 2, "
          "y 3\"")]),
+    ("sar", "I'd advise against driving the rover to x 2, y 3.", [
+        (0, "excluded_robot", "the request rules out tb3 here: 'advise against driving the "
+         "rover'"),
+        (0, "negated_step", "the request rules out tb3.navigate_to here: 'advise against "
+         "driving the rover to x 2, y 3'")]),
     # a robot for later, kept back or parked, ending its clause
     ("sar", "Drone to x 2, y 3; rover later.", [
         (0, "excluded_robot", "the request rules out tb3: 'rover later'"),
@@ -3260,3 +3269,35 @@ def test_other_words_for_except_not_and_later_rule_it_out(
 def test_a_point_reached_by_flying_is_the_drones(
         sar: Crew, request_: str, problems: list[tuple[int | None, str, str]]) -> None:
     assert found(check(sar, request_, GO_23)) == problems
+
+
+ABORT = plan("abort", LAND, ("tb3", "stop", {}))
+
+
+@pytest.mark.parametrize(("crew_name", "request_", "plan_"), [
+    # this session's new cues, bounded where they refused what the request asks (a probe of
+    # ordinary requests, the emergencies first): a robot whose safe fallback a plan can hold
+    # is stopped by it, not ruled out; a stop said with where or when it happens; a robot
+    # low on battery still lands; "depart for", "the exit at" go there; a thing put in
+    # front of the speaker is handed over; "not you" said to another robot
+    ("sar", "Stop the drone and the rover.", ABORT),
+    ("sar", "Freeze the drone and the rover.", ABORT),
+    ("sar", "Stop flying and land the drone.", plan("abort", LAND)),
+    ("sar", "The drone is low on battery, land it now and stop the rover.", ABORT),
+    ("sar", "Land the drone and stop the rover at once, the alarm is on.", ABORT),
+    ("sar", "In an emergency like this, land the drone and stop the rover.", ABORT),
+    ("sar", "Stop the rover, not you, drone.", plan("abort", ("tb3", "stop", {}))),
+    ("sar", "Rover, depart for x 2, y 3.", GO_23),
+    ("sar", "Drive the rover to the exit at x 2, y 3.", GO_23),
+    ("g1_go2", "Walk the dog to room_b and stop it there.", walk("room_b")),
+    ("g1_go2", "Walk the dog to room_b but stop it if anyone gets in the way.", walk("room_b")),
+    ("g1_go2", "Stop the dog from wandering: walk it to room_b.", walk("room_b")),
+    ("g1_go2", "Send the dog to room_b - non-stop!", walk("room_b")),
+    ("g1_go2", "The dog, not you, humanoid, walks to room_b.", walk("room_b")),
+    ("g1_go2", "Put the cube in front of me, I'm at the table.", hand("red_cube")),
+    ("g1_go2", "Remove the red cube from the table, load it on the dog and send the dog to "
+     "room_a.", carry("red_cube", "room_a")),
+])
+def test_the_new_cues_leave_what_is_asked_asked(sar: Crew, g1_go2: Crew, crew_name: str,
+                                                request_: str, plan_: dict[str, Any]) -> None:
+    assert found(check(sar if crew_name == "sar" else g1_go2, request_, plan_)) == []

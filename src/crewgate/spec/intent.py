@@ -58,6 +58,7 @@ _BY_WAY_OF = ("by ", "from ", "via ", "through ")  # a robot's phrase said so: "
 ADDRESS_REACH = 12  # words from a verb to a robot named at the end of its clause, at most
 _SENTENCE_MARKS = frozenset(".!?;")
 _ADDRESS_ENDS = frozenset(".!?;:,")  # what ends an address ("dog, not you: ...")
+_NOT_YOU_ENDS = frozenset(".!?;:")  # ... what ends "dog, not you"
 _ADDRESS_MARKS = frozenset("!.")  # after a robot alone before a verb: said to it
 _GREETINGS = frozenset({"hey", "hi", "hello", "ok", "okay", "yo", "the", "you", "dear"})
 AIR_WORDS = frozenset({"quadcopter", "drone", "uav", "aircraft", "multirotor", "helicopter",
@@ -338,9 +339,10 @@ def _not_you(reading: Reading, m: Mention) -> str | None:
             if end == m.start - 1 and cue >= m.start - 4:
                 return reading.said(cue, m.end)
     if m.end + 1 < len(words) and "," in seps[m.end - 1] and words[m.end:m.end + 2] == (
-            "not", "you") and (m.end + 2 == len(words) or not _ADDRESS_ENDS.isdisjoint(
-                seps[m.end + 1])):
-        return reading.said(m.start, m.end + 2)
+            "not", "you") and reading.clause_starts[m.clause] >= m.start - 1 and (
+                m.end + 2 == len(words) or not _NOT_YOU_ENDS.isdisjoint(seps[m.end + 1])):
+        return reading.said(m.start, m.end + 2)  # (addressed first: not "stop the rover, not
+        # you, drone", nor "the dog, not you, humanoid, walks ...")
     return None
 
 
@@ -887,6 +889,11 @@ class Intent(IntentChecks, Rule):
         # else is ("halfway to the victim", "past the victim"), a binding is no place to go
         self.bindings = _freeze({_phrases(n): {n} for n in crew.bindings if _phrases(n)})
         self._foreign = self._foreign_nouns()
+        # the robots a plan can bring to their safe fallback (the drone's landing, the rover's
+        # stop): told to stop, they are owed it or stopped by it, not ruled out (_halted)
+        self._stoppable = frozenset(
+            ref.partition(".")[0] for fb in crew.fallback
+            if (ref := fb.step) in self._skills and self._skills[ref].visible)
         # every table a reading looks up, found in one pass (crewgate.text.intent.PhraseIndex)
         self._index = CUES.extended((IN_ORDER, self.robots, self.places, self.objects,
                                      self.skills, self.gerunds, self.states, self.bindings))
@@ -1578,8 +1585,8 @@ class Intent(IntentChecks, Rule):
         words, seps, n = reading.words, reading.seps, len(reading.words)
         starts = [a.start for a in agents]
         for i in reading.where(_HALTS):
-            if reading.negating(i) is not None:
-                continue  # "don't stop the dog"
+            if reading.negating(i) is not None or (i and words[i - 1] == "non"):
+                continue  # "don't stop the dog", "non-stop"
             robot = said = None
             k = i + 1 + (i + 1 < n and words[i + 1] in ARTICLES)
             after = next((a for a in agents if a.start == k and a.negated is None), None)
@@ -1602,9 +1609,10 @@ class Intent(IntentChecks, Rule):
             elif i + 1 == n and not _SET_APART.isdisjoint(seps[i - 1]) \
                     and seps[i - 1] != ".":  # (not a name: "g1.stop")
                 robot, said = before, words[i]  # "the dog is walking to room_b — stop!"
-            if robot is None or said is None:
-                continue
-            for name in robot.referents:
+            if robot is None or said is None or words[robot.end:robot.end + 1] in _WHERE_TO_STOP \
+                    or words[i + 1:i + 2] in _WHERE_TO_STOP or words[i + 2:i + 3] in _WHERE_TO_STOP:
+                continue  # "stop the dog at room_b", "stop it there": where its walk ends
+            for name in robot.referents - self._stoppable:
                 if not any(name == ref.partition(".")[0] for ref in self.skills.get(
                         (words[i],), ())):
                     brief.excluded.setdefault(name, said)
@@ -1878,6 +1886,10 @@ _TO_ROBOT = frozenset({"to"}) | _INTO_ROBOT
 # a robot told to stop ("stop the dog", "stop it", "make it stop", "dog, stop!")
 _HALTS = frozenset({"stop", "halt", "freeze"})
 _MAKING = frozenset({"make", "let", "have", "get"})
+# after the stop or the robot: where or when it stops, not a halt now ("stop it there")
+_WHERE_TO_STOP = frozenset({(w,) for w in ("at", "there", "in", "when", "once", "after", "on",
+                                           "outside", "inside", "near", "beside", "if",
+                                           "unless", "should", "from", "whenever")})
 _SET_APART = frozenset(".!;,:\u2014\u2013-")  # before a last "stop!" said on its own
 # "replace the rover with the drone": the robot after these is ruled out
 _REPLACING = frozenset({"replace", "replacing", "swap", "substitute", "relieve"})

@@ -53,15 +53,17 @@ _LEFT = tuple((w,) for w in ("leave", "leaves", "exit", "exits", "vacate", "vaca
 BESIDE = frozenset((*_BESIDE, *_LEFT))
 _LEAVE_WORDS = frozenset(w for (w,) in _LEFT)
 LEAVES = frozenset({"leave", "leaves", "leaving"})
+_BOUND_FOR = frozenset({("for",), ("to",), ("towards",), ("toward",)})
 # ... and after it ("room_b's neighbour")
 _NEIGHBOURS = frozenset({("s", w) for w in ("neighbour", "neighbor", "neighbours", "neighbors")})
 # ... whose scope ends before where to go ("walk the dog past the charger to room_b")
 ONWARD = frozenset({"to", "into", "onto", "towards", "toward", "then"})
-# before an action, these call it off ("abort the drive to x 2, y 3", "end the search of ...",
+# before an action, these call it off ("abort the drive to x 2, y 3", "abandon the search of ...",
 # "pause the search", "postpone the drive"); not before anything else ("abort the mission")
-_ABORTS = frozenset({"abort", "aborting", "end", "ending", "abandon", "abandoning", "pause",
-                     "pausing", "suspend", "suspending", "terminate", "terminating",
-                     "postpone", "postponing", "defer", "deferring", "discontinue"})
+# (not "end": "end the drive there", "end the walk at room_b" say where it ends)
+_ABORTS = frozenset({"abort", "aborting", "abandon", "abandoning", "pause", "pausing",
+                     "suspend", "suspending", "terminate", "terminating", "postpone",
+                     "postponing", "defer", "deferring", "discontinue"})
 # cues that negate one thing, not what follows it ("skip the search and send the rover": the
 # rover is asked): their scope also ends at a word that joins (CLAUSE_JOINS)
 _NARROW_CUES = (("skip",), ("skipping",), ("instead", "of"), ("rather", "than"),
@@ -120,6 +122,9 @@ NEGATIONS: tuple[tuple[str, ...], ...] = (
     # "in no case should the rover ...", "the rover oughtn't go ...", "you aren't allowed to
     # drive ..."
     ("in", "no", "case"), ("oughtn", "t"), ("ought", "not"), ("not", "allowed", "to"),
+    # "I'd advise against driving the rover to x 2, y 3"
+    ("advise", "against"), ("recommend", "against"), ("warn", "against"),
+    ("advised", "against"), ("recommended", "against"),
     ("not", "permitted", "to"), ("aren", "t", "allowed", "to"), ("isn", "t", "allowed", "to"),
     ("apart", "from"), ("aside", "from"),
     ("minus", "the"),  # "minus the dog, ..." (not "minus 3", a number)
@@ -354,10 +359,9 @@ _UNWANTED = ("needed", "required", "necessary", "wanted", "allowed", "permitted"
 _HAZARDS = (("off", "limits"), ("dangerous",), ("unsafe",), ("not", "safe"), ("hazardous",),
             ("a", "hazard"), ("blocked",), ("closed",), ("flooded",), ("on", "fire"),
             ("impassable",), ("contaminated",), ("a", "no", "go", "zone"),
-            ("a", "no", "go", "area"), ("no", "go"), ("mined",), ("restricted",),
-            ("out", "of", "bounds"), ("off", "bounds"), ("a", "restricted", "area"),
-            ("a", "restricted", "zone"), ("a", "danger", "zone"), ("unstable",),
-            ("collapsing",))
+            ("a", "no", "go", "area"), ("no", "go"), ("mined",), ("out", "of", "bounds"),
+            ("off", "bounds"), ("a", "restricted", "area"), ("a", "restricted", "zone"),
+            ("a", "danger", "zone"))
 _DROPPED = (("unnecessary",), ("forbidden",), ("prohibited",), ("cancelled",), ("canceled",),
             ("called", "off"), ("off", "the", "table"), ("out", "of", "the", "question"),
             ("not", "an", "option"), ("not", "authorised"), ("not", "authorized"),
@@ -393,9 +397,9 @@ _UNABLE = (("broken",), ("busy",), ("unavailable",), ("offline",), ("disabled",)
            # a place that cannot be gone to ("the charger is closed", "is being serviced")
            ("closed",), ("blocked",), ("occupied",), ("in", "use"), ("out", "of", "bounds"),
            ("being", "serviced"), ("under", "maintenance"), ("under", "repair"),
-           ("being", "repaired"), ("in", "for", "repair"), ("low", "on", "battery"),
-           ("low", "on", "power"), ("low", "on", "charge"), ("out", "of", "commission"))
-_UNREADY = ("available", "working", "involved", "operational", "part", "ready", "coming")
+           ("being", "repaired"), ("in", "for", "repair"), ("out", "of", "commission"))
+# (not "low on battery": "the drone is low on battery, land it" asks the landing)
+_UNREADY = ("available", "working", "involved", "operational", "part", "ready")
 # stay cues only where they end their clause ("let the rover be.", "the rover continues.";
 # not "the rover will be at x 2, y 3", "the drone continues searching")
 _FINAL_STAYS = frozenset({("continue",), ("continues",), ("be",), ("finish",), ("finishes",),
@@ -805,8 +809,10 @@ class Reading:
             # negation's, as before a word it does not take back (a robot kept where it is)
             ends, words = {end for _, end in cues}, self.words
             cues = [(start, end) for start, end in cues
-                    if not (words[start] in _LEAVE_WORDS and (start in ends or (
-                        words[start] in LEAVES and not self._point_at(end))))]
+                    if not (words[start] in _LEAVE_WORDS and (
+                        start in ends or (words[start] in LEAVES and not self._point_at(end))
+                        or (start and words[start - 1] in DETERMINERS)  # "the exit at ..."
+                        or words[end:end + 1] in _BOUND_FOR))]  # "depart for x 2, y 3"
         begins = {start for start, _ in cues}
         undone: set[int] = set()  # cues a negation before them takes back
         words = self.words
@@ -914,7 +920,8 @@ class Reading:
                            and clause_of[stop] == clause_of[at]
                            and not (words[stop] in CLAUSE_JOINS
                                     and not self._value_goes_on(stop - 1, stop + 1))
-                           and not (onward and words[stop] in ONWARD)):
+                           and not (onward and (words[stop] in ONWARD
+                                                or "," in self.seps[stop - 1]))):
                         stop += 1
                     if not self._conditioned(at):
                         out.append(Scope(self.said(at, k + 1), at, k + 1, stop, False, 0,
@@ -1352,7 +1359,7 @@ class Reading:
         thing = things.get(at)
         if thing is None or thing.end + 1 >= len(words) or words[thing.end] not in _PUT_INTO:
             return False
-        place = words[thing.end + 1:thing.end + 3]
+        place = words[thing.end + 1:thing.end + 4]  # ("in my hand", "in front of me")
         return _PERSONS.isdisjoint(place)
 
     def _opens(self, cue: int) -> bool:

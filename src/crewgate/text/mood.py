@@ -78,6 +78,7 @@ TAGS: tuple[tuple[str, ...], ...] = (
     ("correct",), ("right",), ("true",), ("is", "that", "right"), ("is", "that", "correct"),
     ("is", "that", "so"), ("am", "i", "right"))
 _TAG_MARKS = frozenset(",—–-")  # (what sets a tag off: "..., correct?", "... - right?")
+_QUOTES = frozenset("'\"‘’“”«»")  # after "translate": what is said over
 # a sentence with its mark whose first words, no action among them, offer a choice: a question
 # ("Rover or drone to x 2, y 3?", "The rover or the drone?"; not "send the rover or the drone
 # ...?")
@@ -88,6 +89,7 @@ _ASKING = frozenset({"will", "won", "would", "wouldn", "can", "could", "couldn"}
 # safe to drive ...", "will driving there take long"; not "should it rain, land": a condition)
 _WOULD = frozenset({"would", "wouldn", "will", "won"})
 _IMPERSONAL = frozenset({"it", "that", "this", "there"})
+_POLITE = frozenset({("be", w) for w in ("possible", "ok", "okay", "alright", "fine")})
 _ABOUT = frozenset({"how", "what"})  # + "about": "how about sending the rover"
 _WHY_NOT = frozenset({"don", "dont", "not"})  # after "why": "why don't you send ..."
 # opening a sentence, or after a polite "can you": what asks to be told, not done
@@ -95,10 +97,11 @@ TELL: tuple[tuple[str, ...], ...] = (
     ("explain",), ("describe",), ("tell", "me"), ("tell", "us"), ("show", "me"),
     ("show", "us"), ("let", "me", "know"), ("let", "us", "know"), ("remind", "me"),
     ("walk", "me", "through"), ("estimate",), ("calculate",), ("compute",),
-    # ... or the words said back in other words ("Outline a search of ...", "Translate to
-    # French: search ...", "Rephrase: ..."; not "translate the rover": a motion, were it one)
-    ("outline",), ("summarize",), ("summarise",), ("rephrase",), ("paraphrase",), ("reword",),
-    ("translate",))
+    # ... or the words said back in other words ("Translate to French: search ...",
+    # "Rephrase: ..."; not "translate the rover": a motion, were it one; nor "outline the
+    # search area as ...", which defines it)
+    ("summarize",), ("summarise",), ("rephrase",), ("paraphrase",), ("reword",),
+    *(("translate", w) for w in ("to", "into", "this", "that")))
 # opening a sentence, then whether the crew is able to ("check whether the rover can reach
 # x 2, y 3", "I'd like to know if the drone is able to ..."): what asks to be told; not what
 # is to be found out by acting ("check whether anyone is in x 0 to 5, y 0 to 5": the search)
@@ -136,8 +139,10 @@ CONSIDERING: tuple[tuple[str, ...], ...] = tuple(
 # send the rover": now)
 CONTINGENCIES: tuple[tuple[str, ...], ...] = (
     ("plan", "b"), ("plan", "c"), ("backup", "plan"), ("fallback",), ("contingency",),
-    ("in", "case", "of"), ("in", "the", "event", "of"), ("in", "the", "event", "that"),
-    ("in", "an", "emergency"), ("in", "emergencies"))
+    ("in", "case", "of"), ("in", "the", "event", "of"), ("in", "the", "event", "that"))
+# (not "in an emergency": "in an emergency like this, land the drone" asks it now; nor a
+# contingency said to be now: "Plan B, now: ...", "Plan A failed. Plan B: ... now")
+_NOW_IN_EFFECT = frozenset({"now", "immediately", "effect", "failed", "asap"})
 # ... a label (not "in ...") only before one of these ("Fallback: ...", "Plan B - ..."; not
 # "fallback iris.land: succeeded")
 _LABEL_MARKS = frozenset(":,—–-")
@@ -187,6 +192,31 @@ _CONSENTS = ("go", "signal", "command", "order", "word", "confirmation", "approv
 _CONSENTS_GIVEN = (*_CONSENTS, "ok", "okay")  # ... and what it is given as ("get my ok")
 # ... said without "my" ("pending approval", "once clearance is given", "wait for permission")
 _APPROVALS = ("approval", "permission", "clearance", "authorization", "authorisation")
+# consent still to come, said only where it opens its sentence ("Wait for clearance, then
+# search ...", "Confirm before starting."; not a later step, "drive ... and check in with me",
+# "... then wait for clearance before going further", nor another's, "the drone must wait for
+# clearance; drive the rover ...")
+_WAITS_FOR = tuple(
+    (*wait, *whose, c) for wait in (("wait", "for"), ("waits", "for"), ("waiting", "for"),
+                                    ("await",), ("awaits",), ("awaiting",))
+    for whose, cs in (((), (*_APPROVALS, "confirmation")), (("the",), _CONSENTS))
+    for c in cs)
+_ASK_FIRST = (("confirm", "before"), ("confirm", "first"), ("confirm", "with", "me"),
+              ("ask", "before"), ("ask", "first"), ("check", "in", "before"),
+              ("check", "in", "first"), ("check", "in", "with", "me"),
+              *(("ask", "for", c) for c in _APPROVALS))
+_OPENING_ONLY = frozenset((*_WAITS_FOR, *_ASK_FIRST))
+# ... of them, what "now" or "in the meantime" beside it overrides ("pending approval of the
+# flight, drive the rover now")
+_APPROVED = frozenset({*_APPROVALS, "approved", "authorized", "authorised", "confirmation",
+                       "review"})
+_MEANWHILE = frozenset({"now", "immediately", "meantime", "meanwhile"})
+# before "on its way", "en route": what says it is under way ("the rover is on its way")
+_IS_ON = frozenset({"is", "s", "are", "re", "was", "were", "already", "now", "still"})
+# the plan judged or said back: plan only where it opens its sentence before a colon ("Read
+# back: ...", "Validate this plan: ...")
+_JUDGING_FIRST = frozenset({"read", "repeat", "check", "validate", "review", "verify",
+                            "evaluate", "assess", "critique"})
 # ... and what the operator says it on ("on my cue", "on my call", "on my count", "on my say-so")
 _ON_MY = ("mark", "signal", "command", "go", "order", "word", "cue", "call", "count", "say")
 # before what the operator says ("when I say so", "once I confirm", "after I give the word")
@@ -241,10 +271,7 @@ LATER: tuple[tuple[str, ...], ...] = (
                                                                  "review")),
     *(("upon", c) for c in _APPROVALS),
     *((w, c) for w in _UNTIL for c in (*_APPROVALS, "approved", "authorized", "authorised")),
-    *((*wait, *whose, c) for wait in (("wait", "for"), ("waits", "for"), ("waiting", "for"),
-                                      ("await",), ("awaits",), ("awaiting",))
-      for whose, cs in (((), (*_APPROVALS, "confirmation")), (("the",), _CONSENTS))
-      for c in cs),
+    *_WAITS_FOR,
     # the operator asked first ("check with me before driving ...", "... but ask me first",
     # "get my permission before ...", "once you have my go-ahead, ..."; "Before you drive
     # ..., ask me.": _ask_me)
@@ -252,9 +279,7 @@ LATER: tuple[tuple[str, ...], ...] = (
     # ... in other words ("Confirm before starting.", "confirm with me first", "ask first",
     # "ask for approval", "check in before you start"; a sentence of its own, a tail "before
     # starting" beside it, is said of the sentence before: _BEFORE_ANY)
-    ("confirm", "before"), ("confirm", "first"), ("confirm", "with", "me"), ("ask", "before"),
-    ("ask", "first"), ("check", "in", "before"), ("check", "in", "first"),
-    ("check", "in", "with", "me"), *(("ask", "for", c) for c in _APPROVALS),
+    *_ASK_FIRST,
     *((get, "my", w) for get in ("get", "need", "needs") for w in _CONSENTS_GIVEN),
     *(("ask", "for", "my", w) for w in _CONSENTS_GIVEN),
     *((w, "you", have, "my", c) for w in _UNTIL
@@ -494,12 +519,12 @@ def idle_parts(words: Sequence[str], seps: Sequence[str], clause_starts: Sequenc
     if not _CLOCK.isdisjoint(vocabulary) and (not _CLOCK_HINTS.isdisjoint(vocabulary)
                                               or ":" in text or _GLUED_HOUR.search(text)
                                               or any(map(_four_digits, vocabulary))):
-        cues = sorted([*cues, *_clock_times(words, seps, find)])
+        cues = sorted([*cues, *_clock_times(words, seps, find, verbs)])
     if not _DELAY_WORDS.isdisjoint(vocabulary) and not TIMES.isdisjoint(vocabulary):
-        cues = sorted([*cues, *_delays(words, seps, find)])
+        cues = sorted([*cues, *_delays(words, seps, find, verbs)])
     if not _RECURRING_WORDS.isdisjoint(vocabulary) and (
             not _PERIODS.isdisjoint(vocabulary) or not _EVERY_SO_OFTEN.isdisjoint(vocabulary)):
-        cues = sorted([*cues, *_recurring(words, seps, find)])
+        cues = sorted([*cues, *_recurring(words, seps, find, verbs)])
     if "say" in vocabulary and "i" in vocabulary:
         cues = sorted([*cues, *_say_when(words, seps, find)])
     if not EVENTS.isdisjoint(vocabulary) or not PEOPLE.isdisjoint(vocabulary):
@@ -519,6 +544,12 @@ def idle_parts(words: Sequence[str], seps: Sequence[str], clause_starts: Sequenc
     drafts = {(a, b) for a, b, kind in cues if tuple(words[a:b]) in DRAFTING}
     if drafts and _executes(words, find):  # "prepare a plan ..., then execute it": asked
         cues = [c for c in cues if c[:2] not in drafts]
+    # ("read back: ...", not "then read back its position", "no need to review the plan, just
+    # drive ...", "Read back when done.")
+    cues = [(a, b, kind) for a, b, kind in cues if not (
+        kind is PLAN_KIND and words[a] in _JUDGING_FIRST and (
+            _negated(words, a, b) or not _opens(words, seps, a) or b >= n
+            or ":" not in seps[b - 1]))]
     plan_only = next(((a, b) for a, b, kind in cues if kind is PLAN_KIND), None)
     if plan_only is not None:
         return (Idle(PLAN_KIND, said(*plan_only), 0, n),)
@@ -544,6 +575,17 @@ def idle_parts(words: Sequence[str], seps: Sequence[str], clause_starts: Sequenc
             if start > starts[k] and words[start] in _UNTIL_ONLY and words[start - 1] == "not":
                 start -= 1  # "not until I say so": quoted with its "not"
             s, e, _ = spans[k]
+            if kind is UNDER_WAY_KIND and not (start and words[start - 1] in _IS_ON):
+                continue  # "get the dog on its way to room_b now": sent (not "the rover is
+                # on its way to x 2, y 3", "... 's en route")
+            if tuple(words[start:end]) in _OPENING_ONLY and not _ASIDE.issuperset(words[s:start]):
+                continue  # "drive ... and check in with me", "..., then wait for clearance
+                # before going further": a later step, or another's ("the drone must wait
+                # for clearance; drive the rover ..."), not the request's condition
+            if not _APPROVED.isdisjoint(words[start:end]) and (
+                    not _MEANWHILE.isdisjoint(words[s:e]) or (end < e and words[end] in _WENT)):
+                continue  # "pending approval of the flight, drive the rover now", "after
+                # approval came in, ...": asked now
             if kind in _TOLD_KINDS and (k in acts or not verbs.isdisjoint(words[s:e])):
                 acts.add(k)  # "send the rover where it was yesterday": asked
                 continue
@@ -595,7 +637,7 @@ EVENTS = frozenset({"meeting", "meetings", "briefing", "break", "lunch", "dinner
                     "holidays", "holiday",
                     # ... or a signal the crew does not give ("when the alarm goes off")
                     "alarm", "alarms", "siren", "sirens", "bell", "whistle", "horn", "buzzer",
-                    "timer", "countdown", "emergency"})
+                    "timer", "countdown"})
 _UPON = (("after",), ("once",), ("when",), ("as", "soon", "as"))
 _MIGHT = (("might",), ("mightn", "t"))  # (see _mights)
 # opening a sentence, a delay before what follows ("Wait 10 minutes, then search ...", "wait
@@ -603,6 +645,8 @@ _MIGHT = (("might",), ("mightn", "t"))  # (see _mights)
 # now ("10 minutes from now"): for later (_delays)
 _DELAYS = (("wait",), ("from", "now"))
 _DELAY_WORDS = frozenset({"wait", "from"})
+_MOMENTS = frozenset({"second", "seconds", "sec", "secs", "s"})  # a pause, not a delay
+_SENTENCE_ENDS_AT = frozenset(".!?;")
 _FEW = frozenset({"few", "couple"})  # counts said in words besides numbers ("a few minutes")
 # recurring, not once now ("Search ... and land every hour.", "Every 10 minutes, ...", "...
 # daily."), where it ends a clause (not "every minute counts") and is not said of what is told
@@ -627,6 +671,7 @@ REPORT_REACH = 3  # words before the cue looked at for what is told, at most
 # I say."; not "stay there until I say": where it stays): for later (_say_when)
 _SAY = tuple((w, "i", "say") for w in ("when", "whenever", "once", "if", "after", "until",
                                        "till"))
+_OPENS_CLAUSE = frozenset(".!?;:,")  # before a cue that opens its clause ("Every morning, ...")
 # what ends a clause after a cue ("every hour.", "when I say, not before")
 _ENDS_CLAUSE = frozenset(".!?;:,)—–")
 # the phrase tables idle_parts looks for with the reading's ``find`` (crewgate.text.intent's
@@ -638,6 +683,9 @@ _OF_EVENT = frozenset({"the", "my", "our", "this", "today", "s", "your", "their"
 # arrive")
 _PEOPLE_DO = frozenset({"leave", "leaves", "arrive", "arrives", "finish", "finishes", "return",
                         "returns", "are", "is", "get", "gets", "come", "comes"})
+# ... not one that happened ("when the alarm went off, someone was in ...")
+_WENT = frozenset({"went", "began", "begun", "started", "ended", "was", "were", "sounded",
+                   "rang", "came", "happened", "hit"})
 # ... not a place named after it ("the meeting room", "the break area")
 _PLACE_NOUNS = frozenset({"room", "rooms", "area", "point", "table", "hall", "spot", "zone",
                           "desk"})
@@ -648,8 +696,12 @@ def _events(words: Sequence[str], find: Find) -> list[tuple[int, int, str]]:
     out = []
     n = len(words)
     for k, j in find(_UPON):
+        if k and words[k - 1] == "at":
+            continue  # "land the drone at once, the alarm is on": now
         while j < n and j - k < 5 and words[j] in _OF_EVENT:
             j += 1
+        if j + 1 < n and words[j] in EVENTS and not _WENT.isdisjoint(words[j + 1:j + 3]):
+            continue  # "when the alarm went off, ...": what happened
         if j < n and words[j] in EVENTS and (j + 1 == n or words[j + 1] not in _PLACE_NOUNS):
             out.append((k, j + 1, LATER_KIND))
         elif j + 1 < n and words[j] in PEOPLE and words[j + 1] in _PEOPLE_DO:
@@ -727,17 +779,21 @@ def _count(word: str) -> bool:
     return word[:1].isdigit() or word in SPELLED_FIRST or word in _FEW
 
 
-def _delays(words: Sequence[str], seps: Sequence[str], find: Find
+def _delays(words: Sequence[str], seps: Sequence[str], find: Find, verbs: frozenset[str]
             ) -> list[tuple[int, int, str]]:
-    """A delay opening a sentence ("Wait 10 minutes, then search ...", "wait a few minutes",
-    "wait half an hour"; not "wait a second, ..."), or a time from now ("10 minutes from now",
-    "an hour from now"): for later."""
+    """A delay of minutes or more opening a sentence ("Wait 10 minutes, then search ...", "wait
+    a few minutes", "wait half an hour"; not "wait a second, ...", "wait 2 seconds for the gate
+    to open": a pause in the work), or a time from now ending a sentence right after the action
+    or its value ("... to x 2, y 3 10 minutes from now."; not "ten minutes from now is too
+    late", "the medics arrive 10 minutes from now"): for later."""
     out = []
     n = len(words)
     for k, end in find(_DELAYS):
         if words[k] == "from":  # "10 minutes from now"
-            if k >= 2 and words[k - 1] in TIMES and (
-                    _count(words[k - 2]) or words[k - 2] in ("a", "an")):
+            if k >= 2 and words[k - 1] in TIMES and words[k - 1] not in _MOMENTS and (
+                    _count(words[k - 2]) or words[k - 2] in ("a", "an")) and (
+                    end == n or not _SENTENCE_ENDS_AT.isdisjoint(seps[end - 1])) and k >= 3 \
+                    and (words[k - 3] in verbs or words[k - 3][-1].isdigit()):
                 out.append((k - 2, end, LATER_KIND))
             continue
         if not _opens(words, seps, k):
@@ -751,15 +807,18 @@ def _delays(words: Sequence[str], seps: Sequence[str], find: Find
         j += 1
         if j < n and words[j] in ("of", "a", "an"):  # "a couple of hours", "half an hour"
             j += 1
-        if j < n and words[j] in TIMES:
+        if j < n and words[j] in TIMES and words[j] not in _MOMENTS:
             out.append((k, j + 1, LATER_KIND))
     return out
 
 
-def _recurring(words: Sequence[str], seps: Sequence[str], find: Find
+def _recurring(words: Sequence[str], seps: Sequence[str], find: Find, verbs: frozenset[str]
                ) -> list[tuple[int, int, str]]:
     """What recurs ("every hour", "every 10 minutes", "every other day", "once a day",
-    "daily", "on the hour") ending a clause, not said of what is told (``RECURRING``): for
+    "daily", "on the hour") ending a clause, not said of what is told (``RECURRING``), said of
+    an action of the crew's: opening its clause ("Every morning, search ..."), or right after
+    the action or its value ("... and land every hour", "... to x 2, y 3 daily"); not of what
+    else happens ("the victim's condition worsens every minute", "like we do every day"): for
     later."""
     out = []
     n = len(words)
@@ -779,7 +838,9 @@ def _recurring(words: Sequence[str], seps: Sequence[str], find: Find
             if not (end < n and words[end] in _PERIODS):
                 continue  # "once a victim is found"
             end += 1
-        if _ends_clause(seps, end, n) and _REPORTS.isdisjoint(
+        said_of = k == 0 or not _OPENS_CLAUSE.isdisjoint(seps[k - 1]) or (
+            words[k - 1] in verbs or words[k - 1][-1].isdigit())
+        if said_of and _ends_clause(seps, end, n) and _REPORTS.isdisjoint(
                 words[max(0, k - REPORT_REACH):k]):
             out.append((k, end, LATER_KIND))
     return out
@@ -815,9 +876,10 @@ _CLOCK_HINTS = TIMES | _HOURS
 _GLUED_HOUR = re.compile(r"\d[ap]m\b", re.IGNORECASE)
 # what may follow a time of day said as four digits, besides a unit of time or a clause's end
 _AFTER_HOUR = frozenset({"sharp", "local", "zulu", "and", "then"})
+_DONE = frozenset({"it", "them", "there", "here", "off", "up", "down", "back", "out"})
 
 
-def _clock_times(words: Sequence[str], seps: Sequence[str], find: Find
+def _clock_times(words: Sequence[str], seps: Sequence[str], find: Find, verbs: frozenset[str]
                  ) -> list[tuple[int, int, str]]:
     """A time of day or a delay said with a number: for later ("in 10 minutes", "in two
     hours", "at 3 pm", "at 3pm", "at 15:00", "at 1400")."""
@@ -838,9 +900,11 @@ def _clock_times(words: Sequence[str], seps: Sequence[str], find: Find
         elif after in _HOURS or (seps[k + 1] == ":" and after.isdigit()):  # "at 3 pm", "15:00"
             out.append((k, k + 3, LATER_KIND))
         elif _four_digits(number) and (after in TIMES or after in _AFTER_HOUR or (
-                _ends_clause(seps, k + 2, n) and not after[:1].isdigit())):
-            # "at 1400", "at 1400 hours", "at 0930 sharp" (not "at 1400 m", "at 1024 tokens",
-            # "at 1400, 2000")
+                _ends_clause(seps, k + 2, n) and not after[:1].isdigit())) and k and (
+                words[k - 1] in verbs or words[k - 1][-1].isdigit() or words[k - 1] in _DONE):
+            # "at 1400", "at 1400 hours", "at 0930 sharp", right after the action, its value or
+            # what it is done to (not "at 1400 m", "at 1024 tokens", "at 1400, 2000", nor "the
+            # hiker was last seen at 1400")
             out.append((k, k + 2 + (after in TIMES), LATER_KIND))
     return out
 
@@ -865,10 +929,15 @@ def _opening(words: Sequence[str], seps: Sequence[str], start: int, end: int, qu
         if _cue_at(words, k, end, _SUPPOSE):
             kind = SUPPOSES
         elif (n := _cue_at(words, k, end, _CONTINGENCIES)) and (
-                words[k] == "in" or not _LABEL_MARKS.isdisjoint(seps[k + n - 1])):
+                words[k] == "in" or not _LABEL_MARKS.isdisjoint(seps[k + n - 1])) \
+                and _NOW_IN_EFFECT.isdisjoint(words[k:end]):
             kind = CONTINGENT  # "Plan B: drive the rover ...", "In case of emergency, ..."
-        elif _cue_at(words, k, end, _CONSIDERING):
-            kind = WEIGHS  # "I'm considering sending the rover ..."
+        elif words[k] == "translate" and k + 1 < end and not _QUOTES.isdisjoint(seps[k]):
+            kind = TOLD  # "translate 'help is on the way' into Spanish": a quote said over
+        elif (n := _cue_at(words, k, end, _CONSIDERING)) and k + n < end and (
+                words[k + n].endswith("ing") or words[k + n] in ("whether", "if")):
+            kind = WEIGHS  # "I'm considering sending the rover ..." (not "I'm considering all
+            # options; for now drive ...")
         elif (n := _cue_at(words, k, end, _INTENDED)) and words[k + n:k + n + 1] not in (
                 ("ask",), ("request",), ("check",)):
             kind = TELLS  # "I was going to send the rover ...": what was meant, not asked (not
@@ -891,8 +960,11 @@ def _opening(words: Sequence[str], seps: Sequence[str], start: int, end: int, qu
             kind = _kind(words, main, end, question, verbs)
     if kind is None and question:
         first = _past_fillers(words, start, end)
-        if (tag := _tag(words, seps, first, end)) is not None:
-            # "Rover to x 2, y 3, correct?": quoted with its tag
+        if words[first] not in verbs and end == len(words) and (
+                tag := _tag(words, seps, first, end)) is not None:
+            # "Rover to x 2, y 3, correct?": quoted with its tag (not "Land the drone now,
+            # right?", an order said with a tag, nor "That's x 2, y 3, correct? Drive the rover
+            # there.", a value confirmed before the order)
             return ASKS, (said(start, end) if end - start <= SAID_WORDS else said(
                 start, start + SAID_WORDS - (end - tag)) + " ... " + said(tag, end)) + "?"
         if _choice(words, first, end, verbs):
@@ -917,8 +989,8 @@ def _choice(words: Sequence[str], k: int, end: int, verbs: frozenset[str]) -> bo
     """Whether the sentence's first words from word ``k`` offer a choice, no action among them
     (``CHOICE_REACH``)."""
     for j in range(k + 1, min(end - 1, k + 1 + CHOICE_REACH)):
-        if words[j] == "or":
-            return verbs.isdisjoint(words[k:j])
+        if words[j] == "or":  # (no action anywhere: "rover or drone, drive to x 2, y 3?" asks)
+            return verbs.isdisjoint(words[k:end])
     return False
 
 
@@ -960,7 +1032,9 @@ def _kind(words: Sequence[str], k: int, end: int, question: bool,
             first in MARKED_QUESTION_WORDS or first in MARKED_AUXILIARIES
             or first in ELIDED)):
         return ASKS
-    if first in _WOULD and (after in _IMPERSONAL or (after.endswith("ing") and len(after) > 4)):
+    if first in _WOULD and (after in _IMPERSONAL or (after.endswith("ing") and len(after) > 4)) \
+            and "please" not in words[k:end] and words[k + 2:k + 4] not in _POLITE:
+        # (not "would it be possible to ...", "would it be ok to ...": a polite request)
         return ASKS  # "would it be safe to drive ...", "would driving ... be safe": asked
         # with its mark left off
     return None
