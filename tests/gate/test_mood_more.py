@@ -187,6 +187,15 @@ PADDING = {
     "questions and statements": lambda: _repeat(
         "rover or drone to x 2, y 3, correct? possible to go? the rover is on its way, "
         "hypothetically. i'm considering sending it? "),
+    # the gate's own new cues (crewgate.spec.intent, crewgate.text.intent): each was quadratic
+    # in its first form (a robot looked for among all those named, for each cue)
+    # (quadratic before: 47x, 20x, 18x the work on ten times the text)
+    "robots replaced": lambda: _repeat("use the drone instead. "),
+    "robots addressed as you": lambda: _repeat("walk to room_b, but not you, dog. "),
+    "robots stopped": lambda: _repeat("stop the dog, walk it. "),
+    "robots corrected, left, put": lambda: _repeat(
+        "drive the rover. no, the drone. drone! go to x 2, y 3. leave room_b. put the red cube "
+        "on the table. withdraw the rover from x 2, y 3. replace the rover with the drone. "),
 }
 
 

@@ -329,15 +329,15 @@ def _replaced(reading: Reading, m: Mention) -> str | None:
     return None
 
 
-def _not_you(reading: Reading, m: Mention) -> str | None:
+def _not_you(reading: Reading, m: Mention, cue_ends: Mapping[int, int]) -> str | None:
     """The saying, when the robot is addressed as the "you" a negation rules out: "..., but
     not you, dog", "except you, dog", "dog, not you: ..." (not "not you, the dog": the dog
     said instead)."""
     words, seps = reading.words, reading.seps
     if m.start > 1 and words[m.start - 1] == "you" and "," in seps[m.start - 1]:
-        for cue, end in reading.find(NEGATIONS):
-            if end == m.start - 1 and cue >= m.start - 4:
-                return reading.said(cue, m.end)
+        cue = cue_ends.get(m.start - 1)
+        if cue is not None and cue >= m.start - 4:
+            return reading.said(cue, m.end)
     if m.end + 1 < len(words) and "," in seps[m.end - 1] and words[m.end:m.end + 2] == (
             "not", "you") and reading.clause_starts[m.clause] >= m.start - 1 and (
                 m.end + 2 == len(words) or not _NOT_YOU_ENDS.isdisjoint(seps[m.end + 1])):
@@ -1035,12 +1035,15 @@ class Intent(IntentChecks, Rule):
         brief = Brief(text, universal=reading.universal)
         start, rest = 0, text  # where what is asked begins, and the text from there
         # the last cue that takes back what came before; a correction that names nothing after
-        # it ("actually, quickly") is none
+        # it ("actually, quickly") is none, but one that names a robot replaces the robot
+        last_robot: int | None = None  # where the last robot named stands (found once)
         for cue, cue_end in reversed(reading.retractions):
             after = reading.span_text(cue_end, len(reading.words))
             asks = self._asks_anything(reading, cue_end, after)
             if cue_end in reading.corrections and not asks:
-                if not self._names_robot(reading, cue_end):
+                if last_robot is None:
+                    last_robot = self._last_robot(reading)
+                if last_robot < cue_end:
                     continue
                 asks = True  # "drive the rover to x 2, y 3. No, the drone.": the robot replaced
             start, rest = cue_end, after
@@ -1061,6 +1064,7 @@ class Intent(IntentChecks, Rule):
         # (the last named before a verb in its part of the clause)
         negated_robots: list[Mention] = []  # by a negation's scope: qualified below
         kept_out: dict[int, str] = {}  # things a robot is kept out of: where, and the saying
+        cue_ends: dict[int, int] | None = None  # where each negation cue ends: its start
         for m in reading.mentions(self.robots, stays=True):
             if m.start < start or (m.negated is None and not asked(m.start)):
                 continue
@@ -1079,7 +1083,10 @@ class Intent(IntentChecks, Rule):
                                 for t in things)
                 continue
             if negated is None:  # "walk to room_b, but not you, dog": the dog addressed
-                negated = _not_you(reading, m) or _replaced(reading, m)
+                if cue_ends is None:
+                    cue_ends = {end: cue for cue, end in reading.find(NEGATIONS)} \
+                        if "you" in reading.words else {}
+                negated = _not_you(reading, m, cue_ends) or _replaced(reading, m)
             if negated is None and (at := reading.modal_negation(m.start, m.end)) is not None:
                 if known is None:
                     known = self._known(reading)
@@ -1584,12 +1591,13 @@ class Intent(IntentChecks, Rule):
         further, so no step may move it (ruled out, with the saying)."""
         words, seps, n = reading.words, reading.seps, len(reading.words)
         starts = [a.start for a in agents]
+        at = {a.start: a for a in agents if a.negated is None}  # (one look-up a stop: linear)
         for i in reading.where(_HALTS):
             if reading.negating(i) is not None or (i and words[i - 1] == "non"):
                 continue  # "don't stop the dog", "non-stop"
             robot = said = None
             k = i + 1 + (i + 1 < n and words[i + 1] in ARTICLES)
-            after = next((a for a in agents if a.start == k and a.negated is None), None)
+            after = at.get(k)
             # the last robot named before; not where the stop is a skill of the crew's, which
             # is that robot's ("land the drone, stop": the rover's stop)
             j = bisect_left(starts, i) - 1
@@ -1621,19 +1629,20 @@ class Intent(IntentChecks, Rule):
         """A robot said with "instead" ending its clause ("... Use the drone instead.", "the
         drone instead"): the robots named before it are replaced (ruled out)."""
         words, n = reading.words, len(reading.words)
-        for k, m in enumerate(agents):
+        before: set[str] = set()  # the robots named so far (a few: the crew's; linear)
+        for m in agents:
             if m.negated is None and m.end < n and words[m.end] == "instead" and (
                     m.end + 1 == n or reading.clause_of[m.end + 1] != m.clause):
                 said = reading.said(m.start, m.end + 1)
-                for before in agents[:k]:
-                    if before.negated is None:
-                        for robot in before.referents - m.referents:
-                            brief.excluded.setdefault(robot, said)
+                for robot in before - m.referents:
+                    brief.excluded.setdefault(robot, said)
+            if m.negated is None:
+                before |= m.referents
 
-    def _names_robot(self, reading: Reading, start: int) -> bool:
-        """Whether a robot is named, not ruled out, after word ``start``."""
-        return any(m.start >= start and m.negated is None
-                   for m in reading.mentions(self.robots, stays=True))
+    def _last_robot(self, reading: Reading) -> int:
+        """Where the last robot named, not ruled out, stands (-1: none)."""
+        return max((m.start for m in reading.mentions(self.robots, stays=True)
+                    if m.negated is None), default=-1)
 
     def _asks_anything(self, reading: Reading, start: int, rest: str) -> bool:
         """Whether the request asks anything after word ``start`` (``rest``: its text from
