@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import accumulate, chain, compress, repeat
 from operator import attrgetter, contains, eq, itemgetter, sub
@@ -1321,7 +1321,7 @@ class Reading:
                     break
         return out
 
-    def actions(self, table: PhraseTable, things: Iterable[Mention]) -> list[Mention]:
+    def actions(self, table: PhraseTable, things: Sequence[Mention]) -> list[Mention]:
         """Mentions of a table of actions that are actions here: not inside a mention of a
         thing ("the pick-up point"), not a thing ("in my hand", "a wave of the hand"), and
         not a light verb that lends itself to the action after it ("give a wave")."""

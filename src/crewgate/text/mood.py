@@ -774,6 +774,13 @@ def _ends_clause(seps: Sequence[str], end: int, n: int) -> bool:
     return end == n or not _ENDS_CLAUSE.isdisjoint(seps[end - 1])
 
 
+def _after_action(words: Sequence[str], k: int, verbs: frozenset[str]) -> bool:
+    """Whether word ``k`` is an action of the crew's or ends a value ("land", "3" of "x 2, y
+    3"): what a time, delay or recurrence right after it is said of ("... and land every hour",
+    "... to x 2, y 3 at 1400"; not "the victim's condition worsens every minute")."""
+    return words[k] in verbs or words[k][-1].isdigit()
+
+
 def _count(word: str) -> bool:
     """Whether a word says how many ("10", "two", "half", "few", "couple")."""
     return word[:1].isdigit() or word in SPELLED_FIRST or word in _FEW
@@ -793,7 +800,7 @@ def _delays(words: Sequence[str], seps: Sequence[str], find: Find, verbs: frozen
             if k >= 2 and words[k - 1] in TIMES and words[k - 1] not in _MOMENTS and (
                     _count(words[k - 2]) or words[k - 2] in ("a", "an")) and (
                     end == n or not _SENTENCE_ENDS_AT.isdisjoint(seps[end - 1])) and k >= 3 \
-                    and (words[k - 3] in verbs or words[k - 3][-1].isdigit()):
+                    and _after_action(words, k - 3, verbs):
                 out.append((k - 2, end, LATER_KIND))
             continue
         if not _opens(words, seps, k):
@@ -838,8 +845,8 @@ def _recurring(words: Sequence[str], seps: Sequence[str], find: Find, verbs: fro
             if not (end < n and words[end] in _PERIODS):
                 continue  # "once a victim is found"
             end += 1
-        said_of = k == 0 or not _OPENS_CLAUSE.isdisjoint(seps[k - 1]) or (
-            words[k - 1] in verbs or words[k - 1][-1].isdigit())
+        said_of = k == 0 or not _OPENS_CLAUSE.isdisjoint(seps[k - 1]) or _after_action(
+            words, k - 1, verbs)
         if said_of and _ends_clause(seps, end, n) and _REPORTS.isdisjoint(
                 words[max(0, k - REPORT_REACH):k]):
             out.append((k, end, LATER_KIND))
@@ -901,7 +908,7 @@ def _clock_times(words: Sequence[str], seps: Sequence[str], find: Find, verbs: f
             out.append((k, k + 3, LATER_KIND))
         elif _four_digits(number) and (after in TIMES or after in _AFTER_HOUR or (
                 _ends_clause(seps, k + 2, n) and not after[:1].isdigit())) and k and (
-                words[k - 1] in verbs or words[k - 1][-1].isdigit() or words[k - 1] in _DONE):
+                _after_action(words, k - 1, verbs) or words[k - 1] in _DONE):
             # "at 1400", "at 1400 hours", "at 0930 sharp", right after the action, its value or
             # what it is done to (not "at 1400 m", "at 1024 tokens", "at 1400, 2000", nor "the
             # hiker was last seen at 1400")
