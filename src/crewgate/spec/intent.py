@@ -28,6 +28,7 @@ from crewgate.text.intent import (
     ARTICLES,
     CLAUSE_JOINS,
     CUES,
+    FAULTS,
     HAZARD_CUES,
     KEEPING_AWAY,
     LEAVES,
@@ -67,6 +68,9 @@ AIR = (("air", "asset"), ("air", "assets"), ("air", "unit"), ("air", "units"), (
        ("air", "robot"), ("air", "robots"), ("flying",), ("flying", "robot"), ("flying", "robots"),
        ("aircraft",), ("drones",), ("air", "support"), ("air", "team"), ("air", "vehicle"),
        ("air", "vehicles"),
+       # where and how they fly ("the airspace is closed", "flights are grounded")
+       ("airspace",), ("flights",), ("flight", "operations"), ("air", "operations"),
+       ("air", "traffic"),
        # how it gets there ("fly to x 2, y 3", "go there by air", "get eyes on it from above",
        # "hover at x 2, y 3", "overfly x 2, y 3", "go there by drone", "via the air")
        ("fly",), ("by", "air"), ("from", "above"), ("from", "the", "air"), ("hover",),
@@ -96,6 +100,13 @@ KEPT_STATES: dict[str, tuple[str, ...]] = {
     "airborne": ("aloft", "hovering", "flying", "in the air", "in flight", "up in the air",
                  "up there", "overhead", "in the sky", "up in the sky", "up")}
 CEASE = frozenset({"stop", "stopping", "quit", "cease"})  # before a gerund: "stop searching"
+
+
+def _faulted(said: str) -> bool:
+    """Whether a saying that rules a robot out ends with a fault or a closure ("the drone is
+    broken", "airspace closed"): its safe fallback, asked, may still run ("...; land it")."""
+    said_words = tuple(words(said))
+    return any(said_words[-len(state):] == state for state in FAULTS)
 
 
 def _phrases(text: str) -> tuple[str, ...]:
@@ -609,7 +620,8 @@ class IntentChecks:
 
     def _who(self, brief: Brief, step: PlannedStep, f: Findings,
              steps: Sequence[PlannedStep]) -> None:
-        if step.robot in brief.excluded:
+        if step.robot in brief.excluded and not (  # (a faulty robot's fallback: _faulted)
+                step.ref in self._fallbacks and _faulted(brief.excluded[step.robot])):
             f.add(Code.EXCLUDED_ROBOT, f"the request rules out {step.robot}: "
                   f"{brief.excluded[step.robot]!r}")
         elif step.robot in brief.excluded_with and self._with(step, *brief.excluded_with[
@@ -891,9 +903,9 @@ class Intent(IntentChecks, Rule):
         self._foreign = self._foreign_nouns()
         # the robots a plan can bring to their safe fallback (the drone's landing, the rover's
         # stop): told to stop, they are owed it or stopped by it, not ruled out (_halted)
-        self._stoppable = frozenset(
-            ref.partition(".")[0] for fb in crew.fallback
-            if (ref := fb.step) in self._skills and self._skills[ref].visible)
+        self._fallbacks = frozenset(fb.step for fb in crew.fallback if fb.step in self._skills
+                                    and self._skills[fb.step].visible)
+        self._stoppable = frozenset(ref.partition(".")[0] for ref in self._fallbacks)
         # every table a reading looks up, found in one pass (crewgate.text.intent.PhraseIndex)
         self._index = CUES.extended((IN_ORDER, self.robots, self.places, self.objects,
                                      self.skills, self.gerunds, self.states, self.bindings))

@@ -185,16 +185,22 @@ BOUNDS: dict[tuple[str, ...], str] = {
                                                   ("mustn", "t"), ("should", "not"),
                                                   ("shouldn", "t"))),
                      *((no, w, "than") for no in ("no", "not", "never") for w in _UPPER),
-                     *((no, w) for no in ("not", "never") for w in ("above", "over"))], "<="),
-    **dict.fromkeys([("above",), ("over",), ("exceed",), ("exceeding",),
+                     *((no, w) for no in ("not", "never") for w in ("above", "over")),
+                     # a limit named ("with a ceiling of 2 m", "capped at 2 m")
+                     *((*a, w, "of") for a in ((), ("a",)) for w in ("ceiling", "cap", "limit")),
+                     ("capped", "at"), ("limited", "to")], "<="),
+    **dict.fromkeys([("above",), ("over",), ("exceed",), ("exceeding",), ("past",),
+                     ("beyond",),  # ("don't go past 2 m": the opposite, "<="; _NUMBER_BOUNDS)
                      *((w, "than") for w in _UPPER),
                      ("greater", "than")], ">"),
     **dict.fromkeys([("at", "least"), ("minimum",), ("min",), ("minimum", "of"),
                      ("a", "minimum", "of"),
                      *((no, w, "than") for no in ("no", "not", "never") for w in _LOWER),
                      *((no, w) for no in ("not", "never") for w in ("below", "under",
-                                                                   "beneath"))], ">="),
+                                                                   "beneath")),
+                     *((*a, "floor", "of") for a in ((), ("a",)))], ">="),
 }
+_NUMBER_BOUNDS = frozenset({("past",), ("beyond",)})  # not of a point: "drive past x 2, y 3"
 _BOUND_REACH = max(map(len, BOUNDS))
 _BOUND_FIRSTS = frozenset(p[0] for p in BOUNDS)
 _NEGATING = frozenset(p[0] for p, b in BOUNDS.items() if len(p) > 1 and p[0] in (
@@ -394,10 +400,17 @@ _UNABLE = (("broken",), ("busy",), ("unavailable",), ("offline",), ("disabled",)
            ("on", "hold"), ("out", "of", "battery"), ("out", "of", "power"), ("grounded",),
            ("on", "a", "break"), ("on", "break"),
            ("out", "of", "charge"), ("needed", "elsewhere"), ("busy", "elsewhere"),
+           ("halted",), ("suspended",),
            # a place that cannot be gone to ("the charger is closed", "is being serviced")
            ("closed",), ("blocked",), ("occupied",), ("in", "use"), ("out", "of", "bounds"),
            ("being", "serviced"), ("under", "maintenance"), ("under", "repair"),
            ("being", "repaired"), ("in", "for", "repair"), ("out", "of", "commission"))
+# ... of them, a fault or a closure: a robot said so may still be brought to its safe
+# fallback ("the drone is broken; land it", "the airspace is closed; land the drone"), where
+# the request asks it as ever; only its other steps are ruled out
+FAULTS = (("broken",), ("damaged",), ("disabled",), ("out", "of", "order"),
+          ("out", "of", "battery"), ("out", "of", "power"), ("out", "of", "charge"),
+          ("out", "of", "commission"), ("closed",), ("grounded",), ("halted",), ("suspended",))
 # (not "low on battery": "the drone is low on battery, land it" asks the landing)
 _UNREADY = ("available", "working", "involved", "operational", "part", "ready")
 # stay cues only where they end their clause ("let the rover be.", "the rover continues.";
@@ -405,7 +418,9 @@ _UNREADY = ("available", "working", "involved", "operational", "part", "ready")
 _FINAL_STAYS = frozenset({("continue",), ("continues",), ("be",), ("finish",), ("finishes",),
                           # for later, or kept back ("drone to x 2, y 3; rover later", "room_b
                           # later", "rover parked"; not "the UGV parked at x 6.5, y 0.5")
-                          ("later",), ("parked",)})
+                          ("later",), ("parked",),
+                          # said shortly ("airspace closed;", "all flights grounded.")
+                          ("closed",), ("grounded",)})
 # a robot or thing mention followed by these is ruled out ("the rover stays", "the dog is not
 # needed", "the charger is closed")
 STAYS: tuple[tuple[str, ...], ...] = tuple(dict.fromkeys((
@@ -1015,6 +1030,14 @@ class Reading:
         before = word - 1 if words[word - 1] not in ("it", "this") else word - 2
         return before >= 0 and words[before] in PREFERRING
 
+    def _between_values(self, start: int, end: int) -> bool:
+        """Whether the words [start, end) stand right between two values ("y 3 no x 4", "3 m
+        no 4 m", "(2, 3) sorry (4, 5)")."""
+        words, before = self.words, start - 1
+        if before > 0 and words[before] in UNITS and words[before - 1][-1].isdigit():
+            before -= 1
+        return self._value_goes_on(before, end)
+
     def _value_goes_on(self, before: int, after: int) -> bool:
         """Whether a value that a number at word ``before`` ends goes on at word ``after``, past
         a comma or a word that joins ("x 0 to 5, y 0 to 5", "between 0 and 5")."""
@@ -1162,8 +1185,12 @@ class Reading:
         out = []
         for start, end in self.find(_CORRECTING_PHRASES):
             k = end - 1  # the cue's last word
-            if end >= n or (words[k] in _COMMA_AFTER and "," not in seps[k]) or (
-                    start and _SET_OFF.isdisjoint(seps[start - 1]) and not (
+            # between two values it needs nothing to set it off, as a correction spoken and
+            # written down is ("x 2, y 3 no x 4, y 5", "3 m no sorry 4 m")
+            lead = start - 1 if start > 1 and words[start - 1] in _CORRECTING else start
+            between = end < n and self._between_values(lead, end)
+            if end >= n or (words[k] in _COMMA_AFTER and "," not in seps[k] and not between) or (
+                    start and _SET_OFF.isdisjoint(seps[start - 1]) and not between and not (
                         # "...; actually make it 6": set off before the word that leads it
                         start > 1 and words[start - 1] in _CORRECTING
                         and not _SET_OFF.isdisjoint(seps[start - 2]))) or (
@@ -1745,11 +1772,13 @@ class Reading:
         if k >= n or (words[k] not in _BOUND_FIRSTS):
             return False
         for size in range(min(_BOUND_REACH, n - k - 1), 0, -1):
-            after = words[k + size]
-            if tuple(words[k:k + size]) in BOUNDS and (
+            after, bound = words[k + size], tuple(words[k:k + size])
+            if bound in _NUMBER_BOUNDS and "(" in self.seps[k + size - 1]:
+                continue  # "past (2, 3)": a point
+            if bound in BOUNDS and (
                     after[0].isdigit() or after in SPELLED_FIRST or (
-                        after in _AXIS_LABELS and k + size + 1 < n
-                        and words[k + size + 1][0].isdigit())):
+                        after in _AXIS_LABELS and k + size + 1 < n and bound not in
+                        _NUMBER_BOUNDS and words[k + size + 1][0].isdigit())):
                 return True
         return False
 

@@ -1,0 +1,229 @@
+"""More of the request held to the plan (issue 10's classes, said in other ways), each found by
+probing the gate with paraphrases a user would type: a robot said to be faulty may still be
+brought to its safe fallback, a correction spoken between two values with nothing to set it
+off, and the rest below. Each is checked with the exact problems (codes and details) of the
+plan, and the controls beside it."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+import pytest
+
+from crewgate.spec import Crew, load_crew
+from tests.conftest import plan
+from tests.gate.test_intent import GO_23, LAND, SEARCH_LAND, check, found
+from tests.text.test_linear import GROWTH, LONG, SHORT, _repeat, _work
+
+GO_45 = plan("dispatch_only", ("tb3", "navigate_to", {"goal": [4.0, 5.0]}))
+LAND_ONLY = plan("abort", LAND)
+
+
+def _takeoff(altitude: float) -> dict[str, Any]:
+    return plan("search_only", ("iris", "takeoff", {"altitude": altitude}),
+                ("iris", "search_target", {"x_min": 0, "x_max": 5, "y_min": 0, "y_max": 5}),
+                LAND)
+
+
+# -- a robot said to be faulty keeps its safe fallback ----------------------------------------
+
+
+@pytest.mark.parametrize("request_", [
+    "The drone is broken; land it.",
+    "The drone is out of battery, land it now.",
+    "The drone is damaged. Land it.",
+])
+def test_a_faulty_robot_may_still_be_brought_to_its_safe_fallback(sar: Crew,
+                                                                  request_: str) -> None:
+    """"The drone is broken; land it" refused the landing (the fault ruled the drone out): the
+    one step that makes it safe. Its safe fallback, asked, runs."""
+    assert found(check(sar, request_, LAND_ONLY)) == []
+
+
+def test_a_faulty_robots_other_steps_are_still_ruled_out(sar: Crew) -> None:
+    v = check(sar, "The drone is broken; search x 0 to 5, y 0 to 5 and land.", SEARCH_LAND)
+    assert found(v) == [(i, "excluded_robot", "the request rules out iris: 'drone is broken'")
+                        for i in (0, 1)]  # the landing (its safe fallback) is not
+
+
+def test_a_faulty_robots_fallback_is_still_only_run_when_asked(sar: Crew) -> None:
+    assert found(check(sar, "The drone is broken.", LAND_ONLY)) == [
+        (0, "unrequested_step", "nothing in the request asks for iris.land: it names neither "
+         "iris nor this action, and no value it states goes into it")]
+
+
+def test_a_robot_busy_rather_than_faulty_is_ruled_out_whole(sar: Crew) -> None:
+    """Busy is no fault: the landing is a step of a robot the request rules out."""
+    assert found(check(sar, "The drone is busy; land it.", LAND_ONLY)) == [
+        (0, "excluded_robot", "the request rules out iris: 'drone is busy'")]
+
+
+def test_each_faulty_robot_keeps_its_own_fallback(sar: Crew) -> None:
+    stop = plan("abort", ("tb3", "stop", {}))
+    assert found(check(sar, "The rover is damaged; stop it.", stop)) == []
+    assert found(check(sar, "The drone is damaged; stop the rover.", stop)) == []
+    assert found(check(sar, "The rover is damaged; land the drone.", LAND_ONLY)) == []
+
+
+# -- a correction between two values, nothing setting it off --------------------------------
+
+
+@pytest.mark.parametrize(("request_", "said"), [
+    ("Drive the rover to x 2, y 3 no x 4, y 5.", "drive the rover to x 2, y 3 no"),
+    ("Drive the rover to x 2, y 3 sorry x 4, y 5.", "drive the rover to x 2, y 3 sorry"),
+    ("Drive the rover to x 2, y 3 I mean x 4, y 5.", "drive the rover to x 2, y 3 i mean"),
+    ("Drive the rover to x 2, y 3 uh x 4, y 5.", "drive the rover to x 2, y 3 uh"),
+    ("Drive the rover to (2, 3) no (4, 5).", "drive the rover to (2, 3) no"),
+])
+def test_a_correction_between_two_points_replaces_the_first(sar: Crew, request_: str,
+                                                            said: str) -> None:
+    """Spoken and written down, a correction has no comma ("x 2, y 3 no x 4, y 5"): the rover
+    drove to (2, 3), the point taken back (or, "sorry", "I mean", was refused for leaving
+    (4, 5) out, not for going to (2, 3))."""
+    assert found(check(sar, request_, GO_23)) == [
+        (0, "negated_step", f"the request rules out tb3.navigate_to here: {said!r}")]
+    assert found(check(sar, request_, GO_45)) == []
+
+
+def test_a_correction_between_two_quantities_replaces_the_first(sar: Crew) -> None:
+    request_ = "Take off to 3 m sorry 4 m, search x 0 to 5, y 0 to 5, then land."
+    assert found(check(sar, request_, _takeoff(3.0))) == [
+        (0, "substituted_value", "the request states '4 m' for iris.takeoff altitude; the plan "
+         "gives 3")]
+    assert found(check(sar, request_, _takeoff(4.0))) == []
+
+
+def test_a_negation_between_two_points_is_still_a_negation(sar: Crew) -> None:
+    request_ = "Drive the rover to x 2, y 3 not x 4, y 5."
+    assert found(check(sar, request_, GO_23)) == []
+    assert found(check(sar, request_, GO_45)) == [
+        (0, "negated_step", "the request rules out tb3.navigate_to here: 'not x 4, y 5'")]
+
+
+def test_two_cues_between_two_points_leave_neither_point(sar: Crew) -> None:
+    """"no sorry" reads as a correction and as a negation of what follows: neither runs."""
+    request_ = "Drive the rover to x 2, y 3 no sorry x 4, y 5."
+    assert found(check(sar, request_, GO_23)) == [
+        (0, "negated_step", "the request rules out tb3.navigate_to here: 'drive the rover to x "
+         "2, y 3 no sorry'")]
+    assert found(check(sar, request_, GO_45)) == [
+        (0, "negated_step", "the request rules out tb3.navigate_to here: 'no sorry x 4, y 5'")]
+
+
+# -- a bound said as a limit, or as a value not to go past -------------------------------------
+
+
+@pytest.mark.parametrize(("bound", "said"), [
+    ("but don't go past 2 m", "don't go past 2 m"),
+    ("but do not go beyond 2 m", "do not go beyond 2 m"),
+    ("with a ceiling of 2 m", "a ceiling of 2 m"),
+    ("capped at 2 m", "capped at 2 m"),
+    ("with an altitude limit of 2 m", "limit of 2 m"),
+    ("limited to 2 m", "limited to 2 m"),
+])
+def test_a_limit_said_in_other_words_bounds_the_altitude(sar: Crew, bound: str,
+                                                         said: str) -> None:
+    """Each took off to 5 m (a ceiling and a cap were read as the search's stated altitude
+    only, "don't go past" as nothing)."""
+    v = check(sar, f"Take off and search x 0 to 5, y 0 to 5 {bound}, then land.", _takeoff(5.0))
+    assert found(v) == [
+        (0, "beyond_bound", f"the request bounds iris.takeoff altitude ({said!r}); the plan "
+         "gives 5"),
+        (1, "beyond_bound", f"the request bounds iris.search_target altitude ({said!r}); the "
+         "plan gives 3 (the default)")]
+
+
+def test_a_floor_bounds_the_altitude_from_below(sar: Crew) -> None:
+    v = check(sar, "Take off to 5 m, search x 0 to 5, y 0 to 5 with a floor of 4 m, then land.",
+              _takeoff(5.0))
+    assert found(v) == [(1, "beyond_bound", "the request bounds iris.search_target altitude ('a "
+                         "floor of 4 m'); the plan gives 3 (the default)")]
+
+
+@pytest.mark.parametrize("request_", [
+    "Take off to 5 m, search x 0 to 5, y 0 to 5 but don't go past 6 m, then land.",
+    "Take off to 5 m, search x 0 to 5, y 0 to 5 with a ceiling of 6 m, then land.",
+])
+def test_a_plan_within_the_limit_runs(sar: Crew, request_: str) -> None:
+    assert found(check(sar, request_, _takeoff(5.0))) == []
+
+
+@pytest.mark.parametrize("request_", [
+    "Drive the rover past x 2, y 3 to x 4, y 5.",
+    "Drive the rover beyond x 2, y 3 to x 4, y 5.",
+    "Drive the rover past (2, 3) to (4, 5).",
+])
+def test_past_a_point_is_no_bound(sar: Crew, request_: str) -> None:
+    assert found(check(sar, request_, GO_45)) == []
+
+
+# -- "I said no" -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("after", "cue"), [("I said no.", "i said no"), ("No again!", "no again"),
+                                            ("Just no.", "just no")])
+def test_a_no_said_again_takes_the_request_back(sar: Crew, after: str, cue: str) -> None:
+    assert found(check(sar, f"Drive the rover to x 2, y 3. {after}", GO_23)) == [
+        (None, "retracted_request", f"the request takes back what it asked ({cue!r}): no step "
+         "may run")]
+
+
+# -- the airspace closed, flights grounded ---------------------------------------------------
+
+
+@pytest.mark.parametrize(("request_", "said"), [
+    ("The airspace is closed. Search x 0 to 5, y 0 to 5 and land.", "the airspace is closed"),
+    ("Airspace closed; search x 0 to 5, y 0 to 5 and land.", "airspace closed"),
+    ("Search x 0 to 5, y 0 to 5 and land; flights are grounded.", "flights are grounded"),
+    ("All flights grounded. Search x 0 to 5, y 0 to 5 and land.", "flights grounded"),
+])
+def test_a_closed_airspace_grounds_the_drone_but_for_its_landing(sar: Crew, request_: str,
+                                                                 said: str) -> None:
+    """Each flew the search (the airspace named no robot; "no-fly zone" alone was read)."""
+    assert found(check(sar, request_, SEARCH_LAND)) == [
+        (i, "excluded_robot", f"the request rules out iris: {said!r}") for i in (0, 1)]
+
+
+def test_air_traffic_halted_grounds_the_drone(sar: Crew) -> None:
+    v = check(sar, "Air traffic is halted. Search x 0 to 5, y 0 to 5 and land.", SEARCH_LAND)
+    assert found(v) == [(i, "excluded_robot", "the request rules out iris: 'air traffic is "
+                         "halted'") for i in (0, 1)]
+
+
+@pytest.mark.parametrize(("request_", "p"), [
+    ("The airspace is closed; land the drone.", LAND_ONLY),
+    ("The airspace is closed; drive the rover to x 2, y 3.", GO_23),
+    ("The airspace is clear. Search x 0 to 5, y 0 to 5 and land.", SEARCH_LAND),
+    ("Search the airspace over x 0 to 5, y 0 to 5 and land.", SEARCH_LAND),
+    ("The door closed. Drive the rover to x 2, y 3.", GO_23),
+])
+def test_what_a_closed_airspace_leaves_runs(sar: Crew, request_: str, p: dict[str, Any]) -> None:
+    assert found(check(sar, request_, p)) == []
+
+
+# -- linear work --------------------------------------------------------------------------------
+
+
+PADDING = {
+    "faults and corrections between values": lambda: _repeat(
+        "the drone is broken; land it. drive the rover to x 2, y 3 no x 4, y 5 sorry x 1, y 1. "),
+    "limits, closures and a no again": lambda: _repeat(
+        "don't go past 2 m, a ceiling of 3 m, capped at 4 m. airspace closed; flights grounded. "
+        "i said no. "),
+}
+
+
+@pytest.fixture(scope="module")
+def crews() -> list[Crew]:
+    return [load_crew("sar"), load_crew("g1_go2")]
+
+
+@pytest.mark.parametrize("padding", PADDING)
+def test_these_cues_read_in_linear_work(padding: str, crews: list[Crew]) -> None:
+    """Ten times the padding takes each crew's intent reader at most ``GROWTH`` times the work
+    (tests/text/test_linear.py)."""
+    text = PADDING[padding]()
+    growth = {crew.name: round(_work(partial(crew.intent.read, text[:LONG]), crews) / max(
+        1, _work(partial(crew.intent.read, text[:SHORT]), crews)), 1) for crew in crews}
+    assert {name: g for name, g in growth.items() if g > GROWTH} == {}, growth
