@@ -374,6 +374,7 @@ class IntentChecks:
     _verbs: frozenset[str]  # the words an action begins with
     _and_verb: re.Pattern[str]  # "and" before one of them: where a part of a clause begins
     _slotted: dict[tuple[str, str], tuple[str, ...]]  # (robot.skill, slot) -> its parameters
+    _fallbacks: frozenset[str]  # the safe fallback's steps a plan may hold (robot.skill)
 
     def _skill(self, ref: str) -> Skill:
         return self._skills[ref]
