@@ -13,7 +13,7 @@ import pytest
 
 from crewgate.spec import Crew, load_crew
 from tests.conftest import plan
-from tests.gate.test_intent import GO_23, LAND, SEARCH_LAND, check, found
+from tests.gate.test_intent import GO_23, LAND, SEARCH_LAND, check, found, walk
 from tests.text.test_linear import GROWTH, LONG, SHORT, _repeat, _work
 
 GO_45 = plan("dispatch_only", ("tb3", "navigate_to", {"goal": [4.0, 5.0]}))
@@ -202,6 +202,43 @@ def test_what_a_closed_airspace_leaves_runs(sar: Crew, request_: str, p: dict[st
     assert found(check(sar, request_, p)) == []
 
 
+# -- a search kept away from a point, or outside a zone ------------------------------------
+
+
+@pytest.mark.parametrize(("request_", "said"), [
+    ("Search x 0 to 5, y 0 to 5 avoiding x 2, y 2, then land.", "avoiding x 2, y 2"),
+    ("Search x 0 to 5, y 0 to 5 but stay away from x 2, y 2, then land.",
+     "stay away from x 2, y 2"),
+    ("Search x 0 to 5, y 0 to 5 but keep clear of (2, 2), then land.", "keep clear of (2, 2)"),
+    ("Search outside x 0 to 5, y 0 to 5 and land.", "outside x 0 to 5, y 0 to 5"),
+    ("Search everywhere outside x 0 to 5, y 0 to 5 and land.", "outside x 0 to 5, y 0 to 5"),
+])
+def test_a_search_over_what_is_kept_away_from_is_ruled_out(sar: Crew, request_: str,
+                                                          said: str) -> None:
+    """Each searched x 0 to 5, y 0 to 5 whole: over the point kept away from (the gate cannot
+    tell that a search keeps away from a point in its zone), or the zone it was to stay out of."""
+    assert found(check(sar, request_, SEARCH_LAND)) == [
+        (1, "negated_step", f"the request rules out iris.search_target here: {said!r}")]
+
+
+@pytest.mark.parametrize("request_", [
+    "Search x 0 to 5, y 0 to 5 avoiding x 7, y 7, then land.",  # not in the zone
+    "Search x 0 to 5, y 0 to 5 and land; x 2, y 2 is flooded.",  # a hazard on the ground
+])
+def test_a_search_clear_of_what_is_kept_away_from_runs(sar: Crew, request_: str) -> None:
+    assert found(check(sar, request_, SEARCH_LAND)) == []
+
+
+def test_outside_a_place_says_where_not_where_to_go(g1_go2: Crew) -> None:
+    """"Walk the dog outside room_a" walked it into room_a; "wait outside room_a" names where,
+    as "beside room_a" does."""
+    assert found(check(g1_go2, "Walk the dog outside room_a.", walk("room_a"))) == [
+        (0, "negated_step", "the request rules out go2.navigate_to_location here: 'outside "
+         "room_a'")]
+    assert found(check(g1_go2, "Walk the dog to room_b and wait outside room_a.",
+                       walk("room_b"))) == []
+
+
 # -- linear work --------------------------------------------------------------------------------
 
 
@@ -211,6 +248,13 @@ PADDING = {
     "limits, closures and a no again": lambda: _repeat(
         "don't go past 2 m, a ceiling of 3 m, capped at 4 m. airspace closed; flights grounded. "
         "i said no. "),
+    "points and zones kept away from": lambda: _repeat(
+        "search x 0 to 5, y 0 to 5 avoiding x 2, y 2, outside x 6 to 7, y 6 to 7. wait outside "
+        "room_a. "),
+    # (quadratic before: 44x the work on ten times the text; each zone was cut by every zone
+    # left out, each said again)
+    "zones left out, said again": lambda: _repeat(
+        "search x 0 to 5, y 0 to 5, avoid x 6 to 7, y 6 to 7, except x 0 to 1, y 0 to 5. "),
 }
 
 

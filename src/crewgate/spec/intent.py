@@ -174,6 +174,9 @@ class Brief:
     # of ...", "x 0 to 2, y 0 to 2 is off limits"): a point in one, or a zone over one, is ruled
     # out
     avoided_zones: list[tuple[Zone, str]] = field(default_factory=list)
+    # ... and the points ("search x 0 to 5, y 0 to 5 avoiding x 2, y 2"): a zone over one is
+    # ruled out (the gate cannot tell that a search of it keeps away)
+    avoided_points: list[tuple[tuple[float, float], str]] = field(default_factory=list)
     # ... and those left out ("search x 0 to 10, y 0 to 10 except x 0 to 2, y 0 to 2", "but not
     # x 0 to 2": a strip, the other axis whole; not one replaced, "instead of ...", nor one taken
     # back): a zone over one is ruled out
@@ -737,7 +740,7 @@ class IntentChecks:
     def _ruled_out(self, brief: Brief, step: PlannedStep, f: Findings) -> None:
         if not (brief.negated or brief.negated_points or brief.negated_zones
                 or brief.negated_with or brief.left_out_zones or brief.avoided_zones
-                or brief.negated_quantities):
+                or brief.negated_quantities or brief.avoided_points):
             return
         values = step.names
         said = [m.negated for m in brief.negated
@@ -747,12 +750,15 @@ class IntentChecks:
         for slot, negated, entered in (
                 ("point", brief.negated_points, brief.avoided_zones),
                 ("zone", brief.negated_zones, brief.avoided_zones + brief.left_out_zones)):
-            if (negated or entered) and step.typed is not None:
+            if (negated or entered or brief.avoided_points) and step.typed is not None:
                 for p in self._slotted.get((step.ref, slot), ()):
                     if p in step.given:  # a point or zone it says not to go to; a point
                         value = step.typed.get(p)  # inside, or a zone over, one kept away
                         said += [cue for stated, cue in negated if _same(value, stated)]
                         said += [cue for zone, cue in entered if _enters(value, zone)]
+                        if slot == "zone" and isinstance(value, tuple) and len(value) == 4:
+                            said += [cue for point, cue in brief.avoided_points
+                                     if _enters(point, value)]
         for stated, cue in brief.negated_quantities:  # a value it rules out, given or
             for ref, param in stated.params:  # left to its default
                 if ref == step.ref and _close((step.typed or {}).get(param),
@@ -1570,6 +1576,9 @@ class Intent(IntentChecks, Rule):
             brief.negated_zones += [(z, said) for z in facts.zones]
             if scope.cue in AVOIDING:  # a zone kept away from: a point in it, a zone over it
                 brief.avoided_zones += [(z, said) for z in (*facts.zones, *lone)]
+                if scope.cue not in HAZARD_CUES:  # ... and a point: a zone over it ("search
+                    # ... avoiding x 2, y 2"; a hazard is where it is: "x 2, y 2 is flooded")
+                    brief.avoided_points += [(p, said) for p in facts.points]
             elif not replaced:  # one left out ("search ... except x 0 to 2"): a zone over it
                 brief.left_out_zones += [(z, said) for z in (*facts.zones, *lone)]
             valued[scope.at] = (*facts.points, *facts.zones)
@@ -1990,11 +1999,13 @@ def _less_left_out(facts: RequestFacts, brief: Brief) -> RequestFacts:
     """The request's facts with, for each zone it states that a zone left out (or kept away
     from) cuts into a rectangle ("search x 0 to 10, y 0 to 10 except x 0 to 2": x 2 to 10, y 0
     to 10), what is left of it stated too, first: the zone a step may search (the stated zone
-    is owed as that)."""
+    is owed as that). Each zone, and each zone left out, is looked at once however often it is
+    said (a request of many zones, each said again, is read in linear work)."""
     left: list[Zone] = []
-    for zone in facts.zones:
+    outs = dict.fromkeys(out for out, _ in (*brief.left_out_zones, *brief.avoided_zones))
+    for zone in dict.fromkeys(facts.zones):
         rest = zone
-        for out, _ in (*brief.left_out_zones, *brief.avoided_zones):
+        for out in outs:
             cut = _less(rest, out)
             if cut is not None:
                 rest = cut
@@ -2048,7 +2059,7 @@ _MEASURE_FAMILIES = dict.fromkeys(_HEIGHT, _HEIGHT)
 # the negations that keep away from what they cover (a hazard), not only leave it out
 AVOIDING = frozenset({"avoid", "avoiding", "stay out of", "stay away from", "stay clear of",
                       "keep out of", "keep away from", "keep clear of", "steer clear of",
-                      "away from", "clear of", *HAZARD_CUES})
+                      "away from", "clear of", "outside", "outside of", *HAZARD_CUES})
 # the negations that say what replaces what they cover ("search x 0 to 10, y 0 to 10 instead of
 # x 0 to 5, y 0 to 5"): that alone is ruled out, not what overlaps it
 REPLACING = frozenset({"instead of", "rather than", "in place of", "in lieu of"})

@@ -81,6 +81,9 @@ _NARROW_CUES = (("skip",), ("skipping",), ("instead", "of"), ("rather", "than"),
                 ("stay", "out", "of"), ("stay", "away", "from"), ("stay", "clear", "of"),
                 ("keep", "out", "of"), ("keep", "away", "from"), ("keep", "clear", "of"),
                 ("steer", "clear", "of"), ("nobody",),
+                # ... or said to be left ("search outside x 0 to 5, y 0 to 5"; before anything
+                # but a value, where: "wait outside room_a", _BEFORE_VALUES)
+                ("outside",), ("outside", "of"),
                 # "send nothing to x 2, y 3", "none of the robots may go there" (not "nothing
                 # else", "nothing but the drone", "do nothing": _NOTHING_BEFORE, _NOTHING_AFTER)
                 ("nothing",), ("none",),
@@ -153,6 +156,7 @@ NEGATIONS: tuple[tuple[str, ...], ...] = (
     *_NARROW_CUES,
 )
 NARROW = frozenset(_NARROW_CUES)
+_BEFORE_VALUES = frozenset({"outside"})  # cues that keep away from a value, else say where
 # "nothing", "none" negate nothing before these ("nothing else", "none but the drone", "nothing
 # for it to carry": it carries nothing) or after these ("the rover does nothing", "there is
 # none")
@@ -874,7 +878,9 @@ class Reading:
             cue = self.words[start:end]
             opens = cue in PROHIBITIONS and self._opens(start)
             narrow = cue in NARROW
-            where = cue in BESIDE
+            # ("outside" before a value keeps away from it; before anything else it says where:
+            # "wait outside room_a")
+            where = cue in BESIDE or (cue[0] in _BEFORE_VALUES and not self._point_at(end))
             if where and end < len(words) and words[end] in PRONOUNS:
                 continue  # "give the person beside you the bottle": where someone is
             stop = end
