@@ -115,6 +115,11 @@ class Code(StrEnum):
                      "does not have (\"send the boat to ...\")")
     UNCLEAR_NEGATION = ("unclear_negation", Family.REQUEST,
                         "the request rules something out, and the gate cannot tell what")
+    UNCLEAR_PLACE = ("unclear_place", Family.REQUEST,
+                     "the request names a place the gate cannot tell: a part of space (\"the "
+                     "western half of ...\", \"except the northern half\", \"avoiding the "
+                     "lake\") or a place said from another (\"2 m north of x 2, y 3\", \"10 "
+                     "feet from room_b\")")
     OUT_OF_ORDER = ("out_of_order", Family.REQUEST,
                     "the plan does an action before one the request asks to be done first "
                     "(\"land the drone, then stop the rover\")")

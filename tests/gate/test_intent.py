@@ -1537,10 +1537,12 @@ def test_an_unclear_negation_fails_closed(g1_go2: Crew, request_: str, said: str
 ])
 def test_a_part_of_space_left_out_that_the_gate_cannot_place_fails_closed(
         sar: Crew, request_: str, said: str) -> None:
-    """A part of the zone left out in words (each whole-zone search was accepted)."""
+    """A part of the zone left out in words (each whole-zone search was accepted); a place,
+    not a negation, is what the gate cannot tell (``unclear_place``)."""
     v = check(sar, request_, plan("search_only", *SEARCH, LAND))
-    assert found(v) == [(None, "unclear_negation", f"the request says {said!r}, and the gate "
-                         "cannot tell which robot, action or place it rules out; name it")]
+    assert found(v) == [(None, "unclear_place", f"the request says {said!r}, a place the gate "
+                         "cannot tell; state the point or zone it means, or name one of the "
+                         "crew's locations")]
 
 
 @pytest.mark.parametrize("request_", [

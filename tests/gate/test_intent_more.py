@@ -239,6 +239,52 @@ def test_outside_a_place_says_where_not_where_to_go(g1_go2: Crew) -> None:
                        walk("room_b"))) == []
 
 
+# -- a place said from another by a distance --------------------------------------------------
+
+_UNPLACED = ", a place the gate cannot tell; state the point or zone it means, or name one of " \
+    "the crew's locations"
+
+
+@pytest.mark.parametrize(("request_", "said"), [
+    ("Drive the rover to 2 m from x 2, y 3.", "2 m from x 2, y 3"),
+    ("Drive the rover to 10 feet from x 2, y 3.", "10 feet from x 2, y 3"),
+    ("Drive the rover 2 m north of x 2, y 3.", "2 m north of x 2, y 3"),
+    ("Drive the rover to a point 2 m east of x 2, y 3.", "2 m east of x 2, y 3"),
+    ("Drive the rover 2 m north-east of (2, 3).", "2 m north-east of (2, 3)"),
+])
+def test_a_point_said_from_another_is_no_place_the_gate_can_tell(sar: Crew, request_: str,
+                                                                  said: str) -> None:
+    """Each drove the rover to (2, 3) itself ("north of" was refused as an unclear negation)."""
+    assert found(check(sar, request_, GO_23)) == [(None, "unclear_place", f"the request says "
+                                                   f"{said!r}{_UNPLACED}")]
+
+
+@pytest.mark.parametrize(("request_", "said"), [
+    ("Walk the dog to the spot 2 m from room_b.", "2 m from room_b"),
+    ("Walk the dog 2 m north of room_b.", "2 m north of room_b"),
+])
+def test_a_place_said_from_a_location_is_no_place_the_gate_can_tell(g1_go2: Crew, request_: str,
+                                                                    said: str) -> None:
+    assert found(check(g1_go2, request_, walk("room_b"))) == [
+        (None, "unclear_place", f"the request says {said!r}{_UNPLACED}")]
+
+
+@pytest.mark.parametrize("request_", [
+    "Drive the rover to within 1 m of x 2, y 3.",
+    "Drive the rover to x 2, y 3 from 2 m away.",
+])
+def test_a_distance_that_places_nothing_else_leaves_the_point(sar: Crew, request_: str) -> None:
+    assert found(check(sar, request_, GO_23)) == []
+
+
+def test_a_distance_from_a_point_that_is_a_steps_value_is_that_value(sar: Crew) -> None:
+    """"Take off to 5 m from x 2, y 3": the altitude, no place; (2, 3) is owed a step."""
+    v = check(sar, "Take off to 5 m from x 2, y 3, search x 0 to 5, y 0 to 5 and land.",
+              _takeoff(5.0))
+    assert found(v) == [(None, "dropped_request", "the request states the point (2, 3); no step "
+                         "goes there")]
+
+
 # -- linear work --------------------------------------------------------------------------------
 
 
@@ -251,6 +297,8 @@ PADDING = {
     "points and zones kept away from": lambda: _repeat(
         "search x 0 to 5, y 0 to 5 avoiding x 2, y 2, outside x 6 to 7, y 6 to 7. wait outside "
         "room_a. "),
+    "places said from others": lambda: _repeat(
+        "drive the rover to 2 m from x 2, y 3, 10 feet north of room_b, 3 m east of the victim. "),
     # (quadratic before: 44x the work on ten times the text; each zone was cut by every zone
     # left out, each said again)
     "zones left out, said again": lambda: _repeat(

@@ -201,6 +201,7 @@ class Brief:
     # happened, for later, a plan only: crewgate.text.mood)
     idle: Idle | None = None
     unclear: str | None = None  # a negation that covers nothing the gate knows
+    unplaced: str | None = None  # a place the gate cannot tell ("the western half of ...")
     universal: bool = False
     clause_robots: dict[int, set[str]] = field(default_factory=dict)  # clause -> robots named
     free: set[str] = field(default_factory=set)  # robots named with no action of theirs beside
@@ -447,6 +448,10 @@ class IntentChecks:
         if brief.unclear is not None and brief.idle is None:
             f.add(Code.UNCLEAR_NEGATION, f"the request says {brief.unclear!r}, and the gate "
                   "cannot tell which robot, action or place it rules out; name it")
+        if brief.unplaced is not None and brief.idle is None:
+            f.add(Code.UNCLEAR_PLACE, f"the request says {brief.unplaced!r}, a place the gate "
+                  "cannot tell; state the point or zone it means, or name one of the crew's "
+                  "locations")
         if brief.retracted is not None or brief.idle is not None:
             return
         for stated in brief.stated:
@@ -1283,8 +1288,14 @@ class Intent(IntentChecks, Rule):
                  or m.start >= bounded.get(scope.at, -1)]
                 for found in (negated_actions, negated_robots))
         self._qualify(reading, negated_actions, negated_robots, valued, brief)
-        brief.unclear = self._unclear(reading, start, set(valued) | set(bounded), {
+        unclear = self._unclear(reading, start, set(valued) | set(bounded), {
             at for at, values in valued.items() if all(len(v) == 2 for v in values)})
+        if unclear is not None and not unclear[1]:
+            brief.unclear = unclear[0]
+        # (a place said from another by a distance first: "2 m north of x 2, y 3" over "north
+        # of", the part of space it would be without the distance)
+        brief.unplaced = (self._relative(reading, start, brief) if reading.quantities else None
+                          ) or (unclear[0] if unclear is not None and unclear[1] else None)
         facts = RequestFacts.read(text)
         if parts and brief.idle is None:  # the points and zones of the parts that ask
             brief.unasked = self._unasked(reading, parts)
@@ -1811,7 +1822,9 @@ class Intent(IntentChecks, Rule):
                                               p.split("_"))))
 
     def _unclear(self, reading: Reading, start: int, valued: set[int],
-                 near_points: set[int]) -> str | None:
+                 near_points: set[int]) -> tuple[str, bool] | None:
+        """A negation that covers nothing the gate knows, or a part of space it cannot place:
+        the saying, and whether it is a place."""
         # where each known thing is named (the robots' mentions as read for the brief: where
         # they stand does not depend on what "stays" says of them); a scope that covers a point
         # or a zone (``valued``) rules that out, but a part of space near points (of
@@ -1832,8 +1845,40 @@ class Intent(IntentChecks, Rule):
             first = bisect_left(known, scope.start)  # the first thing named in the scope
             if not (first < len(known) and known[first] < scope.end) and (
                     reading.nothing_moves is None) and not _anything_else(reading, scope):
-                return f"{scope.cue} {reading.said(scope.start, scope.end)}".strip()
-        return _part_only(reading, start)
+                return f"{scope.cue} {reading.said(scope.start, scope.end)}".strip(), parts
+        part = _part_only(reading, start)
+        return None if part is None else (part, True)
+
+    def _relative(self, reading: Reading, start: int, brief: Brief) -> str | None:
+        """A place said from a point or a place by a distance ("2 m north of x 2, y 3", "to 10
+        feet from room_b"; a distance "from" one that is no value of a step's: "take off to 5 m
+        from x 2, y 3" states the altitude): where that is, the gate cannot tell. The saying,
+        through the point or the place, or None."""
+        words, seps, n = reading.words, reading.seps, len(reading.words)
+        stated = {s.quantity.start for s in brief.stated}
+        for q in reading.quantities:
+            k = q.end
+            if q.start < start or q.unit != "m" or q.bound or k >= n:
+                continue
+            while k < n and words[k] in _DIRECTIONS:
+                k += 1  # "2 m north-east of"
+            if not ((k > q.end and words[k:k + 1] == ("of",)) or (
+                    k == q.end and words[k:k + 1] == ("from",) and q.start not in stated)):
+                continue
+            at = k + 1 + (k + 1 < n and words[k + 1] in ARTICLES)
+            end = at
+            while end < n and (words[end] in _AXES or words[end][0].isdigit()) and (
+                    end == at or not _SENTENCE_MARKS.intersection(seps[end - 1])):
+                end += 1  # a point ("x 2, y 3", "(2, 3)")
+            if end == at:  # ... else a place or a binding ("room_b", "the victim")
+                m = next((m for table in (self.places, self.bindings, self.objects)
+                          if (m := reading.mention_at(table, at, left=True)) is not None), None)
+                if m is None:
+                    continue
+                end = m.end
+            said = reading.said(q.start, end)
+            return said + (")" if "(" in said and ")" not in said else "")
+        return None
 
 
 # the cues that rule out what follows them, said of nothing the gate knows, leave the request
@@ -1883,6 +1928,10 @@ def _part_only(reading: Reading, start: int) -> str | None:
     return None
 
 
+# the directions a place is said in from another ("2 m north of x 2, y 3": Intent._relative)
+_DIRECTIONS = frozenset({"north", "south", "east", "west", "northeast", "northwest",
+                         "southeast", "southwest", "left", "right", "ahead", "behind"})
+_AXES = frozenset({"x", "y"})
 # the parts of space said by a word (of SPACE_PARTS) that a request may keep to
 _PART_WORDS = frozenset({
     "half", "halves", "part", "side", "corner", "strip", "edge", "quarter", "third", "section",

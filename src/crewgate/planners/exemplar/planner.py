@@ -74,7 +74,7 @@ ASKED_STEPS = 0.10  # the request names the action of at least one of the templa
 # within this much of the best: a far worse workflow is a stretch, not a fit.
 RUNNER_UP = 0.15
 # What the request holds against every plan alike: no other workflow would do better.
-NO_PLAN_FITS = frozenset({Code.OUT_OF_RANGE, Code.UNCLEAR_NEGATION})
+NO_PLAN_FITS = frozenset({Code.OUT_OF_RANGE, Code.UNCLEAR_NEGATION, Code.UNCLEAR_PLACE})
 
 
 @dataclass(frozen=True, slots=True)
