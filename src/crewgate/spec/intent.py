@@ -809,7 +809,7 @@ class Intent(IntentChecks, Rule):
     codes: ClassVar[frozenset[Code]] = frozenset({
         Code.SUBSTITUTED_ROBOT, Code.EXCLUDED_ROBOT, Code.NEGATED_STEP, Code.UNREQUESTED_STEP,
         Code.DROPPED_REQUEST, Code.RETRACTED_REQUEST, Code.NOTHING_ASKED, Code.BEYOND_BOUND,
-        Code.UNCLEAR_NEGATION, Code.OUT_OF_ORDER,
+        Code.UNCLEAR_NEGATION, Code.UNCLEAR_PLACE, Code.OUT_OF_ORDER,
         Code.SUBSTITUTED_VALUE, Code.OUT_OF_RANGE})
 
     def __init__(self, crew: Crew) -> None:
@@ -1012,7 +1012,10 @@ class Intent(IntentChecks, Rule):
             "steps.",
             "- A robot the request rules out (\"do not send ...\", \"... only\", \"keep ... on "
             "the ground\", \"without ...\") takes no step; nor does anything the request says not "
-            "to do, nor a step that ends a state it keeps (\"stay airborne\": no landing).",
+            "to do, nor a step that ends a state it keeps (\"stay airborne\": no landing). "
+            "A robot said to be broken, out of battery or grounded (\"the airspace is "
+            "closed\") takes no step but its safe fallback, where the request asks it (\"the "
+            "drone is broken; land it\").",
             "- Every value the request states (a number with its unit, a zone, a point, a place, "
             "an object) goes into the parameter it is for, in the parameter's unit (\"10 feet\" "
             "is 3.048 m), never a default or another value; "
@@ -1022,7 +1025,9 @@ class Intent(IntentChecks, Rule):
             "step goes over a zone the request leaves out or keeps away from (\"search x 0 to "
             "10, y 0 to 10 except x 0 to 2\": search x 2 to 10, y 0 to 10). A place said as "
             "where another is (\"next to room_b\", \"beyond (2, 3)\", \"halfway to ...\") "
-            "is not where to go. A thing given to a robot (\"hand the bottle to the "
+            "is not where to go. A place said from another by a distance (\"2 m north of x 2, "
+            "y 3\") or a part of a zone (\"the western half of ...\") is none the gate can "
+            "tell: answer with no steps. A thing given to a robot (\"hand the bottle to the "
             "dog\") goes to it by a step that gives that robot something, never to a person.",
             "- Add no step the request does not ask for, beyond what the workflow requires. "
             "Do what it asks in the order it says (\"land the drone, then stop the rover\").",
