@@ -285,6 +285,33 @@ def test_a_distance_from_a_point_that_is_a_steps_value_is_that_value(sar: Crew) 
                          "goes there")]
 
 
+# -- people sent -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("request_", "said"), [
+    ("Send the medics to x 2, y 3.", "send the medics to x 2, y 3"),
+    ("Send a medic to x 2, y 3.", "send a medic to x 2, y 3"),
+    ("Dispatch the paramedics to x 2, y 3.", "dispatch the paramedics to x 2, y 3"),
+    ("Get the firefighters to x 2, y 3.", "get the firefighters to x 2, y 3"),
+    ("Send someone else to x 2, y 3.", "send someone else to x 2, y 3"),
+])
+def test_people_sent_somewhere_are_not_the_crew(sar: Crew, request_: str, said: str) -> None:
+    """Each drove the rover there (only "tell", "have", "ask", ... the medics left it to them)."""
+    assert found(check(sar, request_, GO_23)) == [
+        (None, "nothing_asked", f"the request leaves it to someone else ({said!r}) and asks "
+         "nothing to move now: no step may run (to have the crew do it, ask it of the crew)")]
+
+
+@pytest.mark.parametrize("request_", [
+    "Send the rover to the medics at x 2, y 3.",
+    "Send it to the medics at x 2, y 3.",
+    "Send the rover with the medics to x 2, y 3.",
+    "Send the rover to x 2, y 3 and get the medics to follow.",
+])
+def test_a_robot_sent_to_or_with_people_is_sent(sar: Crew, request_: str) -> None:
+    assert found(check(sar, request_, GO_23)) == []
+
+
 # -- linear work --------------------------------------------------------------------------------
 
 
@@ -297,6 +324,7 @@ PADDING = {
     "points and zones kept away from": lambda: _repeat(
         "search x 0 to 5, y 0 to 5 avoiding x 2, y 2, outside x 6 to 7, y 6 to 7. wait outside "
         "room_a. "),
+    "people sent": lambda: _repeat("send the medics to x 2, y 3, send the rover to the medics. "),
     "places said from others": lambda: _repeat(
         "drive the rover to 2 m from x 2, y 3, 10 feet north of room_b, 3 m east of the victim. "),
     # (quadratic before: 44x the work on ten times the text; each zone was cut by every zone

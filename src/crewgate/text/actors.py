@@ -38,6 +38,9 @@ SOMEONE = frozenset({"someone", "somebody"})
 # visitors are walking", "the medics will search room_b"); "the staff are at x 2" says where
 RELAY = frozenset({"tell", "ask", "have", "instruct", "order", "radio", "let"})
 RELAY_REACH = 4  # "tell the two field medics to ...": words from the relaying verb to the noun
+# ... or sent somewhere ("send the medics to x 2, y 3", "dispatch the paramedics to ..."): people
+# the crew cannot send ("send the rover to the medics" sends the rover)
+SENDING = frozenset({"send", "dispatch", "deploy", "get"})
 AUXILIARIES = frozenset({"will", "ll", "would", "can", "could", "should", "shall", "must",
                          "may", "might", "are", "is", "re", "am", "was", "were"})
 MOVING = frozenset({
@@ -113,8 +116,12 @@ def left_to_others(words: Sequence[str], seps: Sequence[str], start: int, end: i
             relay = _relay(words, start, k, RELAY)
             nxt = k + 2 if words[k + 1] == "else" and k + 2 < end else k + 1  # "someone else"
             moves = _moves(words, nxt, end, verbs)
+            sent = _relay(words, start, k, SENDING) if relay is None and words[nxt] == "to" \
+                else None
             if relay is not None and (words[nxt] == "to" or moves):
                 begin = relay  # "tell the medics to go ...", "have the medics drive ..."
+            elif sent is not None:
+                begin = sent  # "send the medics to x 2, y 3"
             elif relay is None and moves:
                 begin = k  # "the visitors are walking ...", "while the medics go ..."
         if begin is None:
