@@ -312,6 +312,49 @@ def test_a_robot_sent_to_or_with_people_is_sent(sar: Crew, request_: str) -> Non
     assert found(check(sar, request_, GO_23)) == []
 
 
+# -- a "later" said of a report, an "instead" said of a sentence ----------------------------
+
+
+@pytest.mark.parametrize("request_", [
+    "Drive the rover to x 2, y 3 and report back later.",
+    "Drive the rover to x 2, y 3 and call me later.",
+    "Drive the rover to x 2, y 3, then check in later.",
+])
+def test_a_report_asked_for_later_leaves_the_drive_now(sar: Crew, request_: str) -> None:
+    """Each was refused: the "later" was read as the drive's."""
+    assert found(check(sar, request_, GO_23)) == []
+
+
+@pytest.mark.parametrize("request_", [
+    "Drive the rover to x 2, y 3 later.",
+    "Drive the rover to x 2, y 3 and do it later.",
+    "Drive the rover to x 2, y 3, I want it there later.",
+])
+def test_a_later_said_of_the_drive_is_still_for_later(sar: Crew, request_: str) -> None:
+    assert found(check(sar, request_, GO_23)) == [
+        (None, "nothing_asked", "the request asks for it later ('later') and asks nothing to "
+         "move now: no step may run (to have it done now, ask without 'later')")]
+
+
+def test_a_sentence_said_instead_replaces_the_one_before(sar: Crew) -> None:
+    """"Land the drone. Drive the rover to x 2, y 3 instead." owed the landing."""
+    request_ = "Land the drone. Drive the rover to x 2, y 3 instead."
+    assert found(check(sar, request_, GO_23)) == []
+    request_ = "Drive the rover to x 4, y 5. Drive it to x 2, y 3 instead."
+    assert found(check(sar, request_, GO_23)) == []
+    assert found(check(sar, request_, GO_45)) == [
+        (0, "negated_step", "the request rules out tb3.navigate_to here: 'drive the rover to x "
+         "4, y 5'")]
+
+
+def test_a_robot_said_instead_still_replaces_robots_only(sar: Crew) -> None:
+    """"... Use the drone instead.": the search stays asked, of the drone."""
+    assert found(check(sar, "Search x 0 to 5, y 0 to 5 and land. Use the drone instead.",
+                       SEARCH_LAND)) == []
+    assert found(check(sar, "Drive the rover to x 2, y 3. Send the drone instead.", GO_23)) == [
+        (0, "excluded_robot", "the request rules out tb3: 'drone instead'")]
+
+
 # -- linear work --------------------------------------------------------------------------------
 
 
@@ -324,6 +367,8 @@ PADDING = {
     "points and zones kept away from": lambda: _repeat(
         "search x 0 to 5, y 0 to 5 avoiding x 2, y 2, outside x 6 to 7, y 6 to 7. wait outside "
         "room_a. "),
+    "reports later, sentences instead": lambda: _repeat(
+        "drive the rover to x 2, y 3 and report back later. land the drone. drive it instead. "),
     "people sent": lambda: _repeat("send the medics to x 2, y 3, send the rover to the medics. "),
     "places said from others": lambda: _repeat(
         "drive the rover to 2 m from x 2, y 3, 10 feet north of room_b, 3 m east of the victim. "),

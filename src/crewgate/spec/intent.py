@@ -1079,6 +1079,13 @@ class Intent(IntentChecks, Rule):
             if reading.nothing_moves is not None or not asks:
                 brief.retracted = cue
             break
+        instead = reading.instead_from
+        if instead is not None and instead > start and not any(
+                reading.words[m.end:m.end + 1] == ("instead",)
+                for m in reading.mentions(self.robots, stays=True) if m.start >= instead):
+            # "Land the drone. Drive the rover to x 2, y 3 instead.": the drive replaces the
+            # landing, as after a correction (not "... Use the drone instead.": _instead)
+            start, rest = instead, reading.span_text(instead, len(reading.words))
         # what is named in a part that asks nothing now ("is the rover free? send the drone",
         # "search x 0 to 5, y 0 to 5 and land. send the rover tomorrow") is not asked, as
         # nothing named before a retraction is; a request that asks nothing at all is said so

@@ -1244,6 +1244,25 @@ class Reading:
                 for start, end in self._taking_back]
 
     @_once
+    def instead_from(self) -> int | None:
+        """Where the last sentence begins that ends with "instead" after an action of the
+        crew's, past another sentence ("Land the drone. Drive the rover to x 2, y 3 instead."):
+        what it asks replaces what came before (the word before "instead" is the caller's to
+        judge: a robot said so replaces robots, "... Use the drone instead.")."""
+        words, seps, n = self.words, self.seps, len(self.words)
+        found = self._at("instead") if "instead" in self._vocabulary else []
+        for k in reversed(found):
+            if k + 1 < n and _ENDS.isdisjoint(seps[k]):
+                continue  # "instead of ...", "... instead, then ..."
+            start = k
+            while start and _ENDS.isdisjoint(seps[start - 1]):
+                start -= 1
+            if start and not self.verbs.isdisjoint(words[start:k]):
+                return start
+            return None  # (the last such sentence only)
+        return None
+
+    @_once
     def idle(self) -> tuple[Idle, ...]:
         """The parts of the request that ask nothing now: questions, suppositions, what
         happened, what is asked for later, what someone else does, or the whole request when it

@@ -731,9 +731,33 @@ def _laters(words: Sequence[str], seps: Sequence[str], verbs: frozenset[str],
             while start and _CLAUSE_MARKS.isdisjoint(seps[start - 1]):
                 start -= 1
             said = words[start:k]
-            if _NOW.isdisjoint(said) and sum(w in verbs for w in said) == 1:
+            if _NOW.isdisjoint(said) and sum(w in verbs for w in said) == 1 and not \
+                    _later_of_another(words, seps, start, k, verbs):
                 out.append((k, k + 1, LATER_KIND))
     return out
+
+
+# after "and", "then" or a comma, the verbs of telling that open a part said to be done later
+# and that is no action of the crew's: its "later" is its own ("drive the rover to x 2, y 3
+# and report back later", "..., call me later"; not "... and do it later", which is the drive,
+# nor "..., I want it there later")
+_LATER_OTHERS = frozenset({"report", "check", "call", "radio", "update", "confirm", "ping",
+                           "message", "text", "email", "debrief", "follow", "talk", "chat"})
+
+
+def _later_of_another(words: Sequence[str], seps: Sequence[str], start: int, k: int,
+                      verbs: frozenset[str]) -> bool:
+    """Whether the "later" at word ``k`` ends a part of its own, begun after "and", "then" or a
+    comma (past ``start``) by one of ``_LATER_OTHERS``, that names no action of the crew's."""
+    j = k - 1
+    while j > start and words[j] not in _LATER_JOINS and "," not in seps[j - 1]:
+        j -= 1
+    first = j + (words[j] in _LATER_JOINS)
+    return j > start and first < k and words[first] in _LATER_OTHERS and all(
+        w not in verbs for w in words[first:k])
+
+
+_LATER_JOINS = frozenset({"and", "then"})
 
 
 # after "might", a polite request ("might I suggest ...", "might you ...", "... might as well
