@@ -355,6 +355,56 @@ def test_a_robot_said_instead_still_replaces_robots_only(sar: Crew) -> None:
         (0, "excluded_robot", "the request rules out tb3: 'drone instead'")]
 
 
+# -- a correction that gives a direction, a prohibition hedged, part of the way -----------------
+
+_S = "search x 0 to 5, y 0 to 5, then land"
+
+
+@pytest.mark.parametrize(("said", "ok", "refused"), [
+    ("5 m, no, higher", 6.0, (5.0, 4.0)),
+    ("5 m, no, lower", 4.0, (5.0, 6.0)),
+    ("5 m... actually, a bit higher", 6.0, (5.0, 4.0)),
+    ("5 m, no, higher than that", 6.0, (5.0, 4.0)),
+])
+def test_a_correction_to_a_direction_bounds_the_value_it_corrects(
+        sar: Crew, said: str, ok: float, refused: tuple[float, ...]) -> None:
+    """"Take off to 5 m, no, higher" took off to 5 m (the correction named nothing, and was
+    passed over); it bounds the takeoff alone, past 5 m (the search keeps its altitude)."""
+    request_ = f"Take off to {said}, {_S}."
+    assert found(check(sar, request_, _takeoff(ok))) == []
+    for value in refused:
+        assert found(check(sar, request_, _takeoff(value))) == [
+            (0, "beyond_bound", f"the request bounds iris.takeoff altitude ({said!r}); the plan "
+             f"gives {value:g}")]
+
+
+@pytest.mark.parametrize("after", ["Or maybe don't.", "Maybe don't.", "Perhaps don't."])
+def test_a_hedged_bare_prohibition_takes_the_request_back(sar: Crew, after: str) -> None:
+    assert found(check(sar, f"Drive the rover to x 2, y 3. {after}", GO_23)) == [
+        (None, "retracted_request", "the request takes back what it asked (\"don't\"): no step "
+         "may run")]
+
+
+def test_a_hedged_prohibition_of_something_else_takes_nothing_back(sar: Crew) -> None:
+    assert found(check(sar, "Drive the rover to x 2, y 3, maybe don't rush.", GO_23)) == []
+
+
+@pytest.mark.parametrize(("request_", "said"), [
+    ("Drive the rover toward x 2, y 3 for 1 m.", "toward x 2, y 3 for 1 m"),
+    ("Drive the rover 1 m toward x 2, y 3.", "1 m toward x 2, y 3"),
+    ("Drive the rover 1 m towards (2, 3).", "1 m towards (2, 3)"),
+])
+def test_part_of_the_way_toward_a_point_is_no_place_the_gate_can_tell(
+        sar: Crew, request_: str, said: str) -> None:
+    """Each drove the rover the whole way."""
+    assert found(check(sar, request_, GO_23)) == [(None, "unclear_place", f"the request says "
+                                                   f"{said!r}{_UNPLACED}")]
+
+
+def test_toward_a_point_is_to_it(sar: Crew) -> None:
+    assert found(check(sar, "Drive the rover towards x 2, y 3.", GO_23)) == []
+
+
 # -- linear work --------------------------------------------------------------------------------
 
 
@@ -369,6 +419,8 @@ PADDING = {
         "room_a. "),
     "reports later, sentences instead": lambda: _repeat(
         "drive the rover to x 2, y 3 and report back later. land the drone. drive it instead. "),
+    "directions, hedges, part of the way": lambda: _repeat(
+        "take off to 5 m, no, higher. maybe don't. drive 1 m toward x 2, y 3 for 2 m. "),
     "people sent": lambda: _repeat("send the medics to x 2, y 3, send the rover to the medics. "),
     "places said from others": lambda: _repeat(
         "drive the rover to 2 m from x 2, y 3, 10 feet north of room_b, 3 m east of the victim. "),

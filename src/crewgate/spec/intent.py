@@ -1267,8 +1267,8 @@ class Intent(IntentChecks, Rule):
                 continue
             if asked(q.start) and (s := self._stated(
                     q, brief, by_clause, corrected if q.start == start else None)) is not None:
-                if q.bound:
-                    brief.bounds.append(self._bounding(s))
+                if q.bound:  # (a correction's, its action's alone: Quantity.corrected)
+                    brief.bounds.append(s if q.corrected else self._bounding(s))
                 elif reading.scopes and (scope := reading.negating(q.start)) is not None:
                     # a value ruled out ("but not to 6 m"): no value stated, and none of the
                     # robot's parameters in its unit may take it (which one it was said of
@@ -1870,11 +1870,21 @@ class Intent(IntentChecks, Rule):
         stated = {s.quantity.start for s in brief.stated}
         for q in reading.quantities:
             k = q.end
-            if q.start < start or q.unit != "m" or q.bound or k >= n:
+            if q.start < start or q.unit != "m" or q.bound:
+                continue
+            if q.start > 1 and words[q.start - 1] == "for" and q.start not in stated:
+                # "toward x 2, y 3 for 1 m": a part of the way
+                toward = next((j for j in range(q.start - 2, max(start, q.start - WINDOW) - 1,
+                                                -1) if words[j] in _TOWARD), None)
+                if toward is not None and reading.clause_of[toward] == q.clause:
+                    return reading.said(toward, q.end)
+            if k >= n:
                 continue
             while k < n and words[k] in _DIRECTIONS:
                 k += 1  # "2 m north-east of"
-            if not ((k > q.end and words[k:k + 1] == ("of",)) or (
+            if k == q.end + 1 and words[q.end] in _TOWARD:
+                k -= 1  # "1 m toward x 2, y 3" (no "of")
+            elif not ((k > q.end and words[k:k + 1] == ("of",)) or (
                     k == q.end and words[k:k + 1] == ("from",) and q.start not in stated)):
                 continue
             at = k + 1 + (k + 1 < n and words[k + 1] in ARTICLES)
@@ -1942,8 +1952,10 @@ def _part_only(reading: Reading, start: int) -> str | None:
 
 # the directions a place is said in from another ("2 m north of x 2, y 3": Intent._relative)
 _DIRECTIONS = frozenset({"north", "south", "east", "west", "northeast", "northwest",
-                         "southeast", "southwest", "left", "right", "ahead", "behind"})
+                         "southeast", "southwest", "left", "right", "ahead", "behind",
+                         "toward", "towards"})
 _AXES = frozenset({"x", "y"})
+_TOWARD = frozenset({"toward", "towards"})
 # the parts of space said by a word (of SPACE_PARTS) that a request may keep to
 _PART_WORDS = frozenset({
     "half", "halves", "part", "side", "corner", "strip", "edge", "quarter", "third", "section",

@@ -274,6 +274,7 @@ BARE_PROHIBITIONS: tuple[tuple[str, ...], ...] = (
 _INTERJECTIONS = frozenset({"no", "nope", "nah", "wait", "actually", "oh", "um", "uh", "hmm",
                             "ok", "okay", "please", "sorry", "hold", "on", "so", "well"})
 _SENTENCE_ENDS = frozenset(".!")
+_HEDGES = frozenset({"maybe", "perhaps", "probably", "possibly"})  # before a bare prohibition
 # ... or a part's (what a correction names ends there: "the rover — I mean the drone — to ...")
 _PART_ENDS = frozenset(".!,;\u2014\u2013")
 _ENDS = frozenset(".!?")  # ... or a question's
@@ -319,6 +320,13 @@ _CORRECTING_PHRASES = (*((w,) for w in _CORRECTING), ("my", "bad"), ("i", "mean"
 _COMMA_AFTER = frozenset({*_CORRECTING, "bad"})  # (the cue's last word)
 _ANSWERING = frozenset({"no", "nope"})  # after a question: an answer, no correction
 _CORRECTION_WORDS = 4
+# a direction a correction gives a quantity instead of a value ("5 m, no, higher": above 5 m),
+# and the words it may say before it ("no, a bit higher", "actually, make it lower")
+_COMPARATIVES = {"higher": ">", "lower": "<", "more": ">", "less": "<", "further": ">",
+                 "farther": ">", "closer": "<", "nearer": "<", "faster": ">", "slower": "<"}
+_THAN_THAT = (("than", "that"), ("than", "this"), ("than", "it"))
+_COMPARING = frozenset({"no", "nope", "wait", "sorry", "actually", "a", "bit", "little",
+                        "lot", "much", "even", "slightly", "make", "it", "go"})
 # the words between a quantity and a number said without a unit that correct the one with the
 # other ("5 m... no, 6", "5 m; actually make it 6"), of which one of _RESTATES
 _RESTATING = frozenset({*_CORRECTING, "wait", "i", "mean", "meant", "make", "it", "that",
@@ -586,6 +594,9 @@ class Quantity:
     # a number said without a unit after the measure it gives ("altitude 4", "max altitude 4",
     # "altitude at most 4"): the measure, for the parameters it names, in their own unit
     measure: str = ""
+    # a bound a correction gives right after it ("take off to 5 m, no, higher"): the one
+    # action's, not every parameter's of its robot in its unit as a bound said before is
+    corrected: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -838,8 +849,10 @@ class Reading:
         for start, end in cues:
             if start in undone:
                 continue
-            if self._bound_at(start):
-                continue  # "no higher than 4 m", "never above 4 m": a bound (Reading.quantities)
+            if self._bound_at(start) or (self._after_quantity(start)
+                                         and self._corrected_to(start) is not None):
+                continue  # "no higher than 4 m", "never above 4 m", "4 m, no, higher": a bound
+                # (Reading.quantities)
             if end < len(words) and (words[end] in UNDOING or end in begins) \
                     and not self.seps[end - 1].strip():
                 # "don't forget to land", "never fail to ...", "don't skip the landing",
@@ -1190,6 +1203,8 @@ class Reading:
         words, seps, n = self.words, self.seps, len(self.words)
         out = []
         for start, end in self.find(_CORRECTING_PHRASES):
+            if self._after_quantity(start) and self._corrected_to(start) is not None:
+                continue  # "5 m, no, higher": a bound of the quantity (Reading.quantities)
             k = end - 1  # the cue's last word
             # between two values it needs nothing to set it off, as a correction spoken and
             # written down is ("x 2, y 3 no x 4, y 5", "3 m no sorry 4 m")
@@ -1222,6 +1237,8 @@ class Reading:
             k = self._interjected(start, end, _SENTENCE_ENDS)
             if k is None:
                 continue  # something follows it in its sentence: a prohibition of that
+            while k and words[k - 1] in _HEDGES and _SENTENCE_ENDS.isdisjoint(seps[k - 1]):
+                k -= 1  # "... Or maybe don't.", "... Perhaps don't."
             if k == 0 or not _SENTENCE_ENDS.isdisjoint(seps[k - 1]) or (
                     k < start and "," in seps[k - 1]) or words[k - 1] == "or":
                 # ("..., or don't.", "... or actually don't bother.": the choice left open)
@@ -1687,11 +1704,14 @@ class Reading:
                     # "twice 5 m", "5 m plus 1", "3 m times 2": the value the words make
                     amount, first, end = self._reckoned(i, end, amount, unit, written)
                 bound, at = self._bound_before(first)
+                corrected = None if bound else self._corrected_to(end)
+                if corrected is not None:
+                    bound, end = corrected  # "5 m, no, higher": above 5 m
                 out.append(Quantity(at, end, amount, unit, self.clause_of[i],
                                     self.said(at, first) + (" " if at < first else "")
                                     + ("-" if negative and first == i else "")
-                                    + self.said(first, end), bound))  # (past "twice", the
-                                    # sign is among the words said)
+                                    + self.said(first, end), bound,  # (past "twice", the
+                                    corrected=corrected is not None))  # sign is said)
                 last_unit = written
             taken = end
         return out
@@ -1730,6 +1750,30 @@ class Reading:
                         if other_unit == unit:
                             return amount + (other if op == "plus" else -other), first, after
         return amount, first, end
+
+    def _corrected_to(self, k: int) -> tuple[str, int] | None:
+        """A correction at word ``k``, right after a quantity, that gives no value but a
+        direction ("take off to 5 m, no, higher", "5 m... actually, a bit lower"): the bound
+        it makes of the quantity (past it: "5 m, no, higher" is above 5 m), and where its
+        words end; None when it says more ("no, higher than the rover") or is no correction."""
+        words, seps, n = self.words, self.seps, len(self.words)
+        if not (0 < k < n and words[k] in _CORRECTING and not _SET_OFF.isdisjoint(seps[k - 1])):
+            return None
+        j = k + 1
+        while j < n and j - k <= _CORRECTION_WORDS and words[j] in _COMPARING:
+            j += 1  # "no, a bit higher", "actually, make it lower"
+        if j >= n or words[j] not in _COMPARATIVES:
+            return None
+        end = j + 1 + 2 * (words[j + 1:j + 3] in _THAN_THAT)  # "no, higher than that"
+        if end < n and _PART_ENDS.isdisjoint(seps[end - 1]):
+            return None
+        return _COMPARATIVES[words[j]], end
+
+    def _after_quantity(self, k: int) -> bool:
+        """Whether a quantity with its unit ends right before word ``k`` ("5 m", "5m")."""
+        words = self.words
+        return k > 1 and ((words[k - 1] in UNITS and words[k - 2][-1].isdigit())
+                          or (words[k - 1][0].isdigit() and not words[k - 1].isdigit()))
 
     def _restates(self, after: int, i: int) -> bool:
         """Whether the words from ``after`` (the end of the last quantity) to word ``i`` (a
