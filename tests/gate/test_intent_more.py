@@ -405,6 +405,19 @@ def test_toward_a_point_is_to_it(sar: Crew) -> None:
     assert found(check(sar, "Drive the rover towards x 2, y 3.", GO_23)) == []
 
 
+@pytest.mark.parametrize(("request_", "said"), [
+    ("Plan a drive of the rover to x 2, y 3.", "plan a drive"),
+    ("Plan the mission: drive the rover to x 2, y 3.", "plan the mission"),
+    ("Verify the route: drive the rover to x 2, y 3.", "verify the route"),
+])
+def test_a_plan_of_an_action_asked_for_is_a_plan_only(sar: Crew, request_: str,
+                                                     said: str) -> None:
+    """Each drove the rover ("plan a route" was a plan only; "plan a drive" was not)."""
+    assert found(check(sar, request_, GO_23)) == [
+        (None, "nothing_asked", f"the request asks for a plan only ({said!r}) and asks nothing "
+         f"to move now: no step may run (to run it, ask without {said!r})")]
+
+
 # -- linear work --------------------------------------------------------------------------------
 
 

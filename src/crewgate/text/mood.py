@@ -298,7 +298,10 @@ PLAN_ONLY: tuple[tuple[str, ...], ...] = (
     ("only", "in", "simulation"),
     ("just", "the", "plan"), *(DRAFTING := (
         ("prepare", "a", "plan"), ("draft", "a", "plan"), ("propose", "a", "plan"),
-        *(("plan", a, way) for a in ("a", "the") for way in ("route", "path", "trajectory")),
+        *(("plan", a, way) for a in ("a", "the") for way in ("route", "path", "trajectory",
+                                                             # "plan a drive of the rover to ..."
+                                                             "drive", "flight", "search", "walk",
+                                                             "mission", "trip", "delivery")),
         *(("give", "me", a, "plan") for a in ("a", "the")),
         ("make", "a", "plan"), ("for", "review"), ("for", "my", "review"), ("for", "approval"),
         ("for", "my", "approval"),
@@ -308,8 +311,10 @@ PLAN_ONLY: tuple[tuple[str, ...], ...] = (
         ("repeat", "back"), ("repeat", "it", "back"),
         # (not "we'll check the plan later": only "check this plan")
         ("check", "this", "plan"),
-        *((judge, a, "plan") for judge in ("validate", "review", "verify", "evaluate", "assess",
-                                           "critique") for a in ("this", "the")))))
+        *((judge, a, what) for judge in ("validate", "review", "verify", "evaluate", "assess",
+                                         "critique") for a in ("this", "the")
+          # ... or the way there ("verify the route to x 2, y 3")
+          for what in ("plan", "route", "path", "trajectory")))))
 # ... but a plan asked for (DRAFTING) and then to be run is run ("prepare a plan to ..., then
 # execute it"), unless a negation comes right before ("don't execute it")
 EXECUTING: tuple[tuple[str, ...], ...] = (
