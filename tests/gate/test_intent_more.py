@@ -418,6 +418,33 @@ def test_a_plan_of_an_action_asked_for_is_a_plan_only(sar: Crew, request_: str,
          f"to move now: no step may run (to run it, ask without {said!r})")]
 
 
+# -- a speed no skill takes ------------------------------------------------------------------
+
+_SPEED = "a speed no skill of the crew takes: no step can keep to it (leave it out, or give " \
+    "the skill a speed parameter)"
+
+
+@pytest.mark.parametrize(("crew_name", "request_", "p", "said"), [
+    ("sar", "Drive the rover to x 2, y 3 at 5 m/s.", GO_23, "5 m/s"),
+    ("sar", "Drive the rover to x 2, y 3 at 5 km/h.", GO_23, "5 km/h"),
+    ("sar", "Drive the rover to x 2, y 3 below 1 m/s.", GO_23, "below 1 m/s"),
+    ("g1_go2", "Walk the dog to room_b at 1 m/s.", walk("room_b"), "1 m/s"),
+])
+def test_a_speed_asked_that_no_skill_takes_is_dropped(crew_name: str, request_: str,
+                                                      p: dict[str, Any], said: str) -> None:
+    """Each ran at whatever speed the robot drives: neither crew has a skill with a speed."""
+    assert found(check(load_crew(crew_name), request_, p)) == [
+        (None, "dropped_request", f"the request states {said!r}, {_SPEED}")]
+
+
+@pytest.mark.parametrize("request_", [
+    "Drive the rover to x 2, y 3; the wind is 5 m/s.",  # said of no action
+    "Drive the rover to x 2, y 3, not at 5 m/s.",  # ruled out
+])
+def test_a_speed_said_of_no_action_is_no_speed_asked(sar: Crew, request_: str) -> None:
+    assert found(check(sar, request_, GO_23)) == []
+
+
 # -- linear work --------------------------------------------------------------------------------
 
 

@@ -202,6 +202,8 @@ class Brief:
     idle: Idle | None = None
     unclear: str | None = None  # a negation that covers nothing the gate knows
     unplaced: str | None = None  # a place the gate cannot tell ("the western half of ...")
+    # speeds asked of an action that no skill of the crew takes ("drive ... at 5 m/s")
+    unheld: list[Quantity] = field(default_factory=list)
     universal: bool = False
     clause_robots: dict[int, set[str]] = field(default_factory=dict)  # clause -> robots named
     free: set[str] = field(default_factory=set)  # robots named with no action of theirs beside
@@ -454,6 +456,10 @@ class IntentChecks:
                   "locations")
         if brief.retracted is not None or brief.idle is not None:
             return
+        for q in brief.unheld:
+            f.add(Code.DROPPED_REQUEST, f"the request states {q.text!r}, a speed no skill of "
+                  "the crew takes: no step can keep to it (leave it out, or give the skill a "
+                  "speed parameter)")
         for stated in brief.stated:
             if self._beyond(stated):
                 self._stated_plan(stated, steps, f)
@@ -1265,19 +1271,25 @@ class Intent(IntentChecks, Rule):
                 # a value answered no ("6 m? No way."): ruled out, as a negated one is
                 brief.negated_quantities.append((self._bounding(s), reading.said(q.start, no)))
                 continue
-            if asked(q.start) and (s := self._stated(
-                    q, brief, by_clause, corrected if q.start == start else None)) is not None:
-                if q.bound:  # (a correction's, its action's alone: Quantity.corrected)
-                    brief.bounds.append(s if q.corrected else self._bounding(s))
-                elif reading.scopes and (scope := reading.negating(q.start)) is not None:
-                    # a value ruled out ("but not to 6 m"): no value stated, and none of the
-                    # robot's parameters in its unit may take it (which one it was said of
-                    # may be the action negated with it: "don't take off to 6 m")
-                    brief.negated_quantities.append(
-                        (self._bounding(s), reading.said(scope.at, max(q.end, scope.said_to))))
-                    ruled_out.setdefault(scope.at, []).append((q.value,))
-                else:
-                    brief.stated.append(s)
+            if not asked(q.start):
+                continue
+            s = self._stated(q, brief, by_clause, corrected if q.start == start else None)
+            if s is None:
+                if q.unit == "m/s" and q.clause in by_clause and (
+                        not reading.scopes or reading.negating(q.start) is None):
+                    brief.unheld.append(q)  # "drive ... at 5 m/s": a speed no skill takes
+                continue
+            if q.bound:  # (a correction's, its action's alone: Quantity.corrected)
+                brief.bounds.append(s if q.corrected else self._bounding(s))
+            elif reading.scopes and (scope := reading.negating(q.start)) is not None:
+                # a value ruled out ("but not to 6 m"): no value stated, and none of the
+                # robot's parameters in its unit may take it (which one it was said of
+                # may be the action negated with it: "don't take off to 6 m")
+                brief.negated_quantities.append(
+                    (self._bounding(s), reading.said(scope.at, max(q.end, scope.said_to))))
+                ruled_out.setdefault(scope.at, []).append((q.value,))
+            else:
+                brief.stated.append(s)
         brief.stated += self._bare(reading, brief, {q.start for q in reading.quantities})
         valued = self._negated_values(reading, brief)
         for at, quantities in ruled_out.items():  # (a negated action with a value it rules
