@@ -1024,7 +1024,8 @@ class Intent(IntentChecks, Rule):
             "drone is broken; land it\").",
             "- Every value the request states (a number with its unit, a zone, a point, a place, "
             "an object) goes into the parameter it is for, in the parameter's unit (\"10 feet\" "
-            "is 3.048 m), never a default or another value; "
+            "is 3.048 m), never a default or another value (a speed no skill takes cannot be "
+            "kept to: answer with no steps); "
             "every destination, object and action it states is carried by a step. A bound it "
             "states (\"below 4 metres\", \"at least 5 m\", \"between 3 and 5 m\") holds for "
             "every value of that unit of the robot it is said of, defaults included. No "
