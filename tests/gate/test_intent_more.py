@@ -229,6 +229,16 @@ def test_a_search_clear_of_what_is_kept_away_from_runs(sar: Crew, request_: str)
     assert found(check(sar, request_, SEARCH_LAND)) == []
 
 
+@pytest.mark.parametrize("request_", [
+    "Search x 0 to 5, y 0 to 5 and land; keep the rover away from x 2, y 2.",
+    "Search x 0 to 5, y 0 to 5 and land; the rover must avoid x 2, y 2.",
+])
+def test_a_point_another_robot_is_kept_away_from_leaves_the_search(sar: Crew,
+                                                                   request_: str) -> None:
+    """(The rover is kept away; the drone's search over the point is not ruled out.)"""
+    assert found(check(sar, request_, SEARCH_LAND)) == []
+
+
 def test_outside_a_place_says_where_not_where_to_go(g1_go2: Crew) -> None:
     """"Walk the dog outside room_a" walked it into room_a; "wait outside room_a" names where,
     as "beside room_a" does."""
@@ -376,6 +386,12 @@ def test_a_correction_to_a_direction_bounds_the_value_it_corrects(
         assert found(check(sar, request_, _takeoff(value))) == [
             (0, "beyond_bound", f"the request bounds iris.takeoff altitude ({said!r}); the plan "
              f"gives {value:g}")]
+
+
+@pytest.mark.parametrize("said", ["4 m, no higher", "4 m, no more", "4 m, not higher"])
+def test_a_no_said_with_its_comparative_is_no_correction(sar: Crew, said: str) -> None:
+    """"Take off to 4 m, no higher": at most 4 m, not above it."""
+    assert found(check(sar, f"Take off to {said}, {_S}.", _takeoff(4.0))) == []
 
 
 @pytest.mark.parametrize("after", ["Or maybe don't.", "Maybe don't.", "Perhaps don't."])

@@ -176,7 +176,8 @@ class Brief:
     avoided_zones: list[tuple[Zone, str]] = field(default_factory=list)
     # ... and the points ("search x 0 to 5, y 0 to 5 avoiding x 2, y 2"): a zone over one is
     # ruled out (the gate cannot tell that a search of it keeps away)
-    avoided_points: list[tuple[tuple[float, float], str]] = field(default_factory=list)
+    avoided_points: list[tuple[tuple[float, float], str, frozenset[str]]] = field(
+        default_factory=list)  # (with the robots its clause names: those it is said of)
     # ... and those left out ("search x 0 to 10, y 0 to 10 except x 0 to 2, y 0 to 2", "but not
     # x 0 to 2": a strip, the other axis whole; not one replaced, "instead of ...", nor one taken
     # back): a zone over one is ruled out
@@ -768,8 +769,9 @@ class IntentChecks:
                         said += [cue for stated, cue in negated if _same(value, stated)]
                         said += [cue for zone, cue in entered if _enters(value, zone)]
                         if slot == "zone" and isinstance(value, tuple) and len(value) == 4:
-                            said += [cue for point, cue in brief.avoided_points
-                                     if _enters(point, value)]
+                            said += [cue for point, cue, robots in brief.avoided_points
+                                     if (not robots or step.robot in robots)
+                                     and _enters(point, value)]
         for stated, cue in brief.negated_quantities:  # a value it rules out, given or
             for ref, param in stated.params:  # left to its default
                 if ref == step.ref and _close((step.typed or {}).get(param),
@@ -1594,6 +1596,7 @@ class Intent(IntentChecks, Rule):
         start) that covers any, those values (a negation of a value is clear)."""
         words, seps = reading.words, reading.seps
         valued: dict[int, tuple[tuple[float, ...], ...]] = {}
+        by_clause: dict[int, set[str]] | None = None  # the robots each clause names
         for scope in reading.scopes:
             end = reading.through_values(scope)
             if not any(w[0].isdigit() for w in words[scope.start:end]):
@@ -1612,9 +1615,16 @@ class Intent(IntentChecks, Rule):
             brief.negated_zones += [(z, said) for z in facts.zones]
             if scope.cue in AVOIDING:  # a zone kept away from: a point in it, a zone over it
                 brief.avoided_zones += [(z, said) for z in (*facts.zones, *lone)]
-                if scope.cue not in HAZARD_CUES:  # ... and a point: a zone over it ("search
-                    # ... avoiding x 2, y 2"; a hazard is where it is: "x 2, y 2 is flooded")
-                    brief.avoided_points += [(p, said) for p in facts.points]
+                if scope.cue not in HAZARD_CUES and facts.points:  # ... and a point: a zone
+                    # over it ("search ... avoiding x 2, y 2"; a hazard is where it is: "x 2, y
+                    # 2 is flooded"), of the robots its clause names, if it names any ("keep
+                    # the rover away from x 2, y 2": not the drone's search)
+                    if by_clause is None:
+                        by_clause = {}
+                        for m in reading.mentions(self.robots, stays=True):
+                            by_clause.setdefault(m.clause, set()).update(m.referents)
+                    robots = frozenset(by_clause.get(reading.clause_of[scope.at], ()))
+                    brief.avoided_points += [(p, said, robots) for p in facts.points]
             elif not replaced:  # one left out ("search ... except x 0 to 2"): a zone over it
                 brief.left_out_zones += [(z, said) for z in (*facts.zones, *lone)]
             valued[scope.at] = (*facts.points, *facts.zones)

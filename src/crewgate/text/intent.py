@@ -1757,8 +1757,9 @@ class Reading:
         it makes of the quantity (past it: "5 m, no, higher" is above 5 m), and where its
         words end; None when it says more ("no, higher than the rover") or is no correction."""
         words, seps, n = self.words, self.seps, len(self.words)
-        if not (0 < k < n and words[k] in _CORRECTING and not _SET_OFF.isdisjoint(seps[k - 1])):
-            return None
+        if not (0 < k < n and words[k] in _CORRECTING and not _SET_OFF.isdisjoint(seps[k - 1])
+                and (words[k] not in _ANSWERING or not _SET_OFF.isdisjoint(seps[k]))):
+            return None  # (a no set off from what follows: "5 m, no higher" is at most 5 m)
         j = k + 1
         while j < n and j - k <= _CORRECTION_WORDS and words[j] in _COMPARING:
             j += 1  # "no, a bit higher", "actually, make it lower"
