@@ -13,7 +13,7 @@ import pytest
 
 from crewgate.spec import Crew, load_crew
 from tests.conftest import plan
-from tests.gate.test_intent import GO_23, LAND, SEARCH_LAND, check, found, walk
+from tests.gate.test_intent import GO_23, LAND, SEARCH_LAND, carry, check, codes, found, walk
 from tests.text.test_linear import GROWTH, LONG, SHORT, _repeat, _work
 
 GO_45 = plan("dispatch_only", ("tb3", "navigate_to", {"goal": [4.0, 5.0]}))
@@ -461,6 +461,60 @@ def test_a_speed_said_of_no_action_is_no_speed_asked(sar: Crew, request_: str) -
     assert found(check(sar, request_, GO_23)) == []
 
 
+# -- a stop to all, or a request sent by mistake, after the request --------------------------
+
+CARRY_B = carry("red_cube", "room_b")
+
+
+@pytest.mark.parametrize(("after", "cue"), [
+    ("Stop everything.", "stop everything"), ("All stop.", "all stop"), ("Halt.", "halt"),
+    ("Freeze!", "freeze"), ("Hold everything.", "hold everything"),
+    ("Everyone stay put.", "everyone stay put"), ("As you were.", "as you were"),
+    ("Revert.", "revert"), ("Rollback.", "rollback"), ("Hmm, leave it.", "hmm, leave it"),
+    ("Typo, ignore.", "typo, ignore"), ("Sorry, wrong window.", "wrong window"),
+    ("Wrong crew.", "wrong crew"), ("That was a test.", "that was a test"),
+    ("Oops, that was for someone else.", "that was for someone else"),
+    ("(ignore this)", "ignore this"), ("Not that.", "not that"),
+])
+def test_a_stop_to_all_or_a_mistake_said_after_takes_the_request_back(
+        g1_go2: Crew, after: str, cue: str) -> None:
+    """Each carried the cube to room_b."""
+    assert found(check(g1_go2, f"Carry the red cube to room_b. {after}", CARRY_B)) == [
+        (None, "retracted_request", f"the request takes back what it asked ({cue!r}): no step "
+         "may run")]
+
+
+def test_a_robot_asked_about_then_left_is_dismissed_not_the_request(sar: Crew) -> None:
+    v = check(sar, "Search x 0 to 5, y 0 to 5 and land, and the rover? Leave it.", SEARCH_LAND)
+    assert found(v) == []
+
+
+# -- a robot hurt, failing or with a part broken; a place locked or full -------------------
+
+
+@pytest.mark.parametrize(("state", "said"), [
+    ("the dog is injured", "dog is injured"), ("the dog is overheating", "dog is overheating"),
+    ("the dog is limping", "dog is limping"), ("the dog is stuck", "dog is stuck"),
+    ("the dog has a fault", "dog has a fault"), ("the dog's leg is broken", "dog's leg is broken"),
+    ("the dog's battery is dead", "dog's battery is dead"),
+])
+def test_a_robot_hurt_or_failing_is_ruled_out(g1_go2: Crew, state: str, said: str) -> None:
+    """Each let the dog carry the cube."""
+    v = check(g1_go2, f"Carry the red cube to room_b; {state}.", CARRY_B)
+    assert found(v) == [(2, "excluded_robot", f"the request rules out go2: {said!r}")]
+
+
+def test_a_robot_failing_keeps_its_safe_fallback(sar: Crew) -> None:
+    assert found(check(sar, "The drone's battery is failing - land it.", LAND_ONLY)) == []
+    assert found(check(sar, "The drone's motor is overheating; land it now.", LAND_ONLY)) == []
+
+
+@pytest.mark.parametrize("state", ["locked", "full", "under construction", "inaccessible"])
+def test_a_place_said_to_be_shut_is_no_place_to_go(g1_go2: Crew, state: str) -> None:
+    v = check(g1_go2, f"Carry the red cube to room_b; room_b is {state}.", CARRY_B)
+    assert codes(v) == [(2, "negated_step")]
+
+
 # -- linear work --------------------------------------------------------------------------------
 
 
@@ -477,6 +531,9 @@ PADDING = {
         "drive the rover to x 2, y 3 and report back later. land the drone. drive it instead. "),
     "directions, hedges, part of the way": lambda: _repeat(
         "take off to 5 m, no, higher. maybe don't. drive 1 m toward x 2, y 3 for 2 m. "),
+    "stops to all, faults, shut places": lambda: _repeat(
+        "carry the cube to room_b. all stop. the dog's leg is broken; room_b is locked. typo, "
+        "ignore. "),
     "people sent": lambda: _repeat("send the medics to x 2, y 3, send the rover to the medics. "),
     "places said from others": lambda: _repeat(
         "drive the rover to 2 m from x 2, y 3, 10 feet north of room_b, 3 m east of the victim. "),

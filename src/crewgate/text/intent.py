@@ -231,6 +231,11 @@ RETRACTIONS: tuple[tuple[str, ...], ...] = (
     ("don", "t", "do", "that"), ("don", "t", "do", "it"), ("do", "not", "do", "that"),
     ("just", "kidding"), ("just", "joking"), ("only", "kidding"), ("only", "joking"), ("jk",),
     ("when", "pigs", "fly"),
+    # sent by mistake ("... Sorry, wrong window.", "... That was a test.", "... (ignore this)")
+    ("ignore", "this"), *(("wrong", w) for w in ("window", "crew", "chat", "channel", "tab")),
+    *((that, "was", "a", "test") for that in ("that", "this")),
+    *((that, "was", "for", "someone", "else") for that in ("that", "this")),
+    ("not", "meant", "for", "you"), ("wasn", "t", "meant", "for", "you"),
     ("i", "m", "kidding"), ("i", "m", "joking"), ("said", "no", "one", "ever"),
     ("said", "nobody", "ever"), ("said", "no", "one"), ("said", "nobody"),
     *(("forget", *said) for said in (("i", "said", "that"), ("i", "said", "anything"),
@@ -272,7 +277,8 @@ BARE_PROHIBITIONS: tuple[tuple[str, ...], ...] = (
     *((*dont, *it) for dont in (("don", "t"), ("do", "not"), ("dont",))
       for it in (("bother",), ("do", "it"), ("do", "that"))))
 _INTERJECTIONS = frozenset({"no", "nope", "nah", "wait", "actually", "oh", "um", "uh", "hmm",
-                            "ok", "okay", "please", "sorry", "hold", "on", "so", "well"})
+                            "ok", "okay", "please", "sorry", "hold", "on", "so", "well", "oops",
+                            "typo"})
 _SENTENCE_ENDS = frozenset(".!")
 _HEDGES = frozenset({"maybe", "perhaps", "probably", "possibly"})  # before a bare prohibition
 # ... or a part's (what a correction names ends there: "the rover — I mean the drone — to ...")
@@ -292,7 +298,15 @@ _CALLING_OFF: tuple[tuple[str, ...], ...] = (
     ("not", "authorised"), ("not", "authorized"), ("unauthorised",), ("unauthorized",),
     *((*i, "changed", "my", "mind") for i in ((), ("i",), ("i", "ve"), ("i", "have"))),
     *((*w, t) for w in (("one",), ("just", "a"), ("wait", "a"), ("hold", "on", "a"),
-                        ("hang", "on", "a")) for t in ("moment", "second", "sec", "minute")))
+                        ("hang", "on", "a")) for t in ("moment", "second", "sec", "minute")),
+    # a stop said to all, or a word to drop it ("... Stop everything.", "... All stop.", "...
+    # Freeze!", "... As you were.", "... Typo, ignore.")
+    ("stop",), ("halt",), ("freeze",), ("ignore",), ("revert",), ("rollback",), ("roll", "back"),
+    ("leave", "it"),
+    ("stop", "everything"), ("halt", "everything"), ("hold", "everything"), ("all", "stop"),
+    ("full", "stop"), ("as", "you", "were"), ("nobody", "move"), ("no", "one", "move"),
+    *((who, *do) for who in ("everyone", "everybody") for do in (("stay", "put"), ("freeze",),
+                                                                ("stop",), ("halt",))))
 _BARE_NO_WORDS = 4  # a bare no ("Of course not.") is a sentence of at most these many words
 # a bare refusal said of a robot right before it ("Rover: no.", "the rover? Not today.")
 _BARE_NO = frozenset({"no", "nope", "nah", "not"})
@@ -413,6 +427,13 @@ _UNABLE = (("broken",), ("busy",), ("unavailable",), ("offline",), ("disabled",)
            ("on", "a", "break"), ("on", "break"),
            ("out", "of", "charge"), ("needed", "elsewhere"), ("busy", "elsewhere"),
            ("halted",), ("suspended",),
+           # ... hurt or failing ("the dog is limping", "is overheating", "is stuck")
+           ("sick",), ("injured",), ("overheating",), ("overheated",), ("limping",),
+           ("faulty",), ("malfunctioning",), ("dead",), ("jammed",), ("stuck",),
+           ("unresponsive",), ("failing",),
+           # a place that cannot be gone to, said so ("room_b is locked", "is full")
+           ("locked",), ("full",), ("inaccessible",), ("unreachable",),
+           ("under", "construction"),
            # a place that cannot be gone to ("the charger is closed", "is being serviced")
            ("closed",), ("blocked",), ("occupied",), ("in", "use"), ("out", "of", "bounds"),
            ("being", "serviced"), ("under", "maintenance"), ("under", "repair"),
@@ -422,7 +443,19 @@ _UNABLE = (("broken",), ("busy",), ("unavailable",), ("offline",), ("disabled",)
 # the request asks it as ever; only its other steps are ruled out
 FAULTS = (("broken",), ("damaged",), ("disabled",), ("out", "of", "order"),
           ("out", "of", "battery"), ("out", "of", "power"), ("out", "of", "charge"),
-          ("out", "of", "commission"), ("closed",), ("grounded",), ("halted",), ("suspended",))
+          ("out", "of", "commission"), ("closed",), ("grounded",), ("halted",), ("suspended",),
+          ("injured",), ("overheating",), ("overheated",), ("limping",), ("faulty",),
+          ("malfunctioning",), ("dead",), ("jammed",), ("stuck",), ("unresponsive",),
+          ("failing",), ("a", "fault"), ("failed",))
+# ... or a part of it said so ("the dog's leg is broken", "the drone's battery is dead"), or a
+# fault it has ("the dog has a fault")
+_PARTS = ("leg", "legs", "battery", "motor", "motors", "arm", "arms", "gripper", "hand",
+          "wheel", "wheels", "propeller", "propellers", "rotor", "rotors", "sensor", "sensors",
+          "camera", "lidar", "engine", "joint", "joints")
+_FAULTED_PARTS = tuple(("s", part, be, *state) for part in _PARTS for be in ("is", "are")
+                       for state in FAULTS if state not in (("a", "fault"), ("failed",)))
+_HAS_FAULT = (("has", "a", "fault"), ("has", "failed"), ("has", "a", "malfunction"),
+              ("has", "an", "error"))
 # (not "low on battery": "the drone is low on battery, land it" asks the landing)
 _UNREADY = ("available", "working", "involved", "operational", "part", "ready")
 # stay cues only where they end their clause ("let the rover be.", "the rover continues.";
@@ -460,6 +493,7 @@ STAYS: tuple[tuple[str, ...], ...] = tuple(dict.fromkeys((
     *((be, "staying") for be in ("is", "are", "s", "re")),  # "the rover is staying put"
     *((be, "remaining") for be in ("is", "are", "s", "re")),
     *((be, *state) for be in ("is", "are") for state in _UNABLE),
+    *_FAULTED_PARTS, *_HAS_FAULT,
     *((be, "not", state) for be in ("is", "are") for state in _UNREADY),
     *((be, "t", state) for be in ("isn", "aren") for state in _UNREADY),
     *DROPS,
@@ -1120,8 +1154,9 @@ class Reading:
         out = []
         for start, end in self.find(_CALLING_OFF):
             k = self._interjected(start, end, _ENDS)
-            if k and not _ENDS.isdisjoint(seps[k - 1]):
-                out.append((k, end))
+            if k and not _ENDS.isdisjoint(seps[k - 1]) and not (
+                    "?" in seps[k - 1] and self.words[start:end] in _DISMISSALS):
+                out.append((k, end))  # (not "the rover? Leave it.": the rover dismissed)
         return out
 
     def _interjected(self, start: int, end: int, ends: frozenset[str]) -> int | None:

@@ -329,7 +329,7 @@ NO = frozenset({"no", "nope", "nah", "not", "never", "negative", "forbidden", "d
 _NO_ANSWER = NO | {"really", "absolutely", "definitely", "certainly", "of", "course", "at", "all",
                    "hell", "heck",
                    "way", "sorry", "thanks", "thank", "you", "please", "oh", "um", "well", "hmm",
-                   "i", "said", "say", "again", "just"}  # "I said no.", "No again."
+                   "i", "said", "say", "again", "just", "that"}  # "I said no.", "Not that."
 # opening a sentence: a question said as a statement ("I wonder whether the rover can ..."),
 # unless it asks what "you" could do ("I wonder if you could send the rover ...")
 WONDER: tuple[tuple[str, ...], ...] = (
