@@ -515,6 +515,17 @@ def test_a_place_said_to_be_shut_is_no_place_to_go(g1_go2: Crew, state: str) -> 
     assert codes(v) == [(2, "negated_step")]
 
 
+def test_a_robot_said_to_act_instead_replaces_the_one_before(g1_go2: Crew, sar: Crew) -> None:
+    """"..., but the humanoid walks instead" walked the dog (only a robot right before
+    "instead" replaced); a robot replaced is asked nothing ("... with the rover; the drone does
+    it instead" refused the drone's search as the rover's)."""
+    assert found(check(g1_go2, "Walk the dog to room_b, but the humanoid walks instead.",
+                       walk("room_b"))) == [
+        (0, "excluded_robot", "the request rules out go2: 'humanoid walks instead'")]
+    assert found(check(sar, "Search x 0 to 5, y 0 to 5 with the rover; the drone does it "
+                       "instead.", SEARCH_LAND)) == []
+
+
 # -- linear work --------------------------------------------------------------------------------
 
 

@@ -57,6 +57,7 @@ if TYPE_CHECKING:
 _INSTRUMENTAL = frozenset({"with", "using", "via"})
 _BY_WAY_OF = ("by ", "from ", "via ", "through ")  # a robot's phrase said so: "by air"
 ADDRESS_REACH = 12  # words from a verb to a robot named at the end of its clause, at most
+_INSTEAD_REACH = 3  # words from a robot to an "instead" that ends its clause, at most
 _SENTENCE_MARKS = frozenset(".!?;")
 _ADDRESS_ENDS = frozenset(".!?;:,")  # what ends an address ("dog, not you: ...")
 _NOT_YOU_ENDS = frozenset(".!?;:")  # ... what ends "dog, not you"
@@ -664,6 +665,8 @@ class IntentChecks:
             # of a robot its clause names too, "dispatch the drone to ... and the rover to ...")
             stated = {r for t in (brief.places, brief.objects) for n in t
                       if n.clause == m.clause for r in n.referents}
+            if agent.referents <= brief.excluded.keys():
+                continue  # "... with the rover; the drone does it instead": the rover replaced
             if step.ref in m.referents and step.robot not in agent.referents and not any(
                     s.robot in agent.referents and s.names & stated for s in steps) and not any(
                     step.ref in a.referents for a in brief.actions) and (
@@ -1694,14 +1697,19 @@ class Intent(IntentChecks, Rule):
                     brief.excluded.setdefault(name, said)
 
     def _instead(self, reading: Reading, agents: Sequence[Mention], brief: Brief) -> None:
-        """A robot said with "instead" ending its clause ("... Use the drone instead.", "the
-        drone instead"): the robots named before it are replaced (ruled out)."""
+        """A robot said with "instead" ending its clause, right after it or a few words on
+        ("... Use the drone instead.", "the drone instead", "but the humanoid walks instead"):
+        the robots named before it are replaced (ruled out)."""
         words, n = reading.words, len(reading.words)
         before: set[str] = set()  # the robots named so far (a few: the crew's; linear)
         for m in agents:
-            if m.negated is None and m.end < n and words[m.end] == "instead" and (
-                    m.end + 1 == n or reading.clause_of[m.end + 1] != m.clause):
-                said = reading.said(m.start, m.end + 1)
+            at = m.end  # "instead", right after it or past a few words of its own ("the
+            while at < n and at - m.end < _INSTEAD_REACH and words[at] != "instead" and (
+                    words[at].isalpha() and reading.clause_of[at] == m.clause):
+                at += 1  # humanoid walks instead", "the drone does it instead")
+            if m.negated is None and at < n and words[at] == "instead" and (
+                    at + 1 == n or reading.clause_of[at + 1] != m.clause):
+                said = reading.said(m.start, at + 1)
                 for robot in before - m.referents:
                     brief.excluded.setdefault(robot, said)
             if m.negated is None:
