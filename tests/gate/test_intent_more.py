@@ -526,6 +526,67 @@ def test_a_robot_said_to_act_instead_replaces_the_one_before(g1_go2: Crew, sar: 
                        "instead.", SEARCH_LAND)) == []
 
 
+# -- the drone kept on the ground, unavailable, or in weather too bad to fly -------------------
+
+
+@pytest.mark.parametrize(("after", "said"), [
+    ("stay on the ground", "stay on the ground"), ("keep it grounded", "keep it grounded"),
+    ("the drone must remain on the ground", "remain on the ground"),
+])
+def test_a_drone_kept_on_the_ground_takes_no_takeoff(sar: Crew, after: str, said: str) -> None:
+    """Each flew the search ("stay airborne" was read; its opposite was not)."""
+    assert found(check(sar, f"Search x 0 to 5, y 0 to 5 and land; {after}.", SEARCH_LAND)) == [
+        (0, "negated_step", f"the request keeps iris not airborne ({said!r}); iris.takeoff ends "
+         "it")]
+
+
+@pytest.mark.parametrize("request_", [
+    "Keep the rover on the ground and search x 0 to 5, y 0 to 5, then land.",  # not the drone
+    "Land the drone and keep it landed.",
+])
+def test_a_ground_kept_of_another_robot_or_after_landing_leaves_the_plan(sar: Crew,
+                                                                         request_: str) -> None:
+    p = LAND_ONLY if request_.startswith("Land") else SEARCH_LAND
+    assert found(check(sar, request_, p)) == []
+
+
+@pytest.mark.parametrize(("after", "said", "steps"), [
+    # a fault (or a ban): all but the landing, its safe fallback
+    ("drones are banned", "drones are banned", (0, 1)),
+    ("the drone was reassigned", "drone was reassigned", (0, 1)),
+    ("the drone has been recalled", "drone has been recalled", (0, 1)),
+    ("the drone lost GPS", "drone lost gps", (0, 1)),
+    ("the drone lost its link", "drone lost its link", (0, 1)),
+    ("the drone has no propellers", "drone has no propellers", (0, 1)),
+    ("the drone failed its preflight check", "drone failed its preflight", (0, 1)),
+    # not the crew's to use now, or too windy: every step
+    ("the drone is spoken for", "drone is spoken for", (0, 1, 2)),
+    ("the drone is in the hangar", "drone is in the hangar", (0, 1, 2)),
+    ("it's too windy to fly", "too windy to fly", (0, 1, 2)),
+])
+def test_a_drone_unavailable_or_unfit_to_fly_is_ruled_out(sar: Crew, after: str, said: str,
+                                                          steps: tuple[int, ...]) -> None:
+    """Each flew the search."""
+    v = check(sar, f"Search x 0 to 5, y 0 to 5 and land; {after}.", SEARCH_LAND)
+    assert found(v) == [(i, "excluded_robot", f"the request rules out iris: {said!r}")
+                        for i in steps]
+
+
+def test_a_drone_that_lost_gps_may_still_land(sar: Crew) -> None:
+    assert found(check(sar, "The drone lost GPS; land it now.", LAND_ONLY)) == []
+
+
+def test_search_by_ground_only_leaves_the_drone_out(sar: Crew) -> None:
+    v = check(sar, "Search x 0 to 5, y 0 to 5 by ground only.", SEARCH_LAND)
+    assert found(v) == [(i, "excluded_robot", "the request asks for tb3 only; not iris")
+                        for i in (0, 1, 2)]
+
+
+def test_a_robot_that_failed_to_get_there_may_go_again(sar: Crew) -> None:
+    request_ = "The rover failed to reach x 2, y 3 earlier; drive it to x 2, y 3 again."
+    assert found(check(sar, request_, GO_23)) == []
+
+
 # -- linear work --------------------------------------------------------------------------------
 
 

@@ -84,7 +84,8 @@ AIR = (("air", "asset"), ("air", "assets"), ("air", "unit"), ("air", "units"), (
          for fly in (("flies",), ("can", "fly")) if that or who[0] == "whichever"))
 GROUND = (("ground", "asset"), ("ground", "assets"), ("ground", "unit"), ("ground", "units"),
           ("ground", "robot"), ("ground", "robots"), ("ground", "vehicle"),
-          ("ground", "vehicles"), ("ground", "team"), ("ground", "support"))
+          ("ground", "vehicles"), ("ground", "team"), ("ground", "support"),
+          ("by", "ground"), ("by", "land"))  # ("search x 0 to 5, y 0 to 5 by ground only")
 # words before a place that make it where someone is, not where to go
 CONTEXT = (("from",), ("i", "m", "at"), ("i", "am", "at"), ("we", "re", "at"),
            ("we", "are", "at"), ("standing", "at"), ("sitting", "at"), ("waiting", "at"),
@@ -100,6 +101,11 @@ TOLERANCE = 1e-3
 KEPT_STATES: dict[str, tuple[str, ...]] = {
     "airborne": ("aloft", "hovering", "flying", "in the air", "in flight", "up in the air",
                  "up there", "overhead", "in the sky", "up in the sky", "up")}
+# ... and kept false ("stay on the ground", "keep it grounded", "remain landed"): what would
+# make the state true is ruled out (the takeoff)
+KEPT_UNSTATES: dict[str, tuple[str, ...]] = {
+    "airborne": ("on the ground", "grounded", "landed", "on the pad")}
+NOT = "!"  # before a state's field in a state kept false ("iris.!airborne")
 CEASE = frozenset({"stop", "stopping", "quit", "cease"})  # before a gerund: "stop searching"
 
 
@@ -629,11 +635,13 @@ class IntentChecks:
         for bound in brief.bounds:
             self._bounded_step(bound, step, f)
         for robots, state, said in brief.keeps:
+            kept = not state.startswith(NOT)  # the value kept: "!airborne" keeps it false
+            field_name = state.removeprefix(NOT)
             if step.robot in robots and any(
-                    field_ == state and owner in ("", step.robot) and value is False
+                    field_ == field_name and owner in ("", step.robot) and value is (not kept)
                     for owner, field_, value in self._skill(step.ref).split_effects):
-                f.add(Code.NEGATED_STEP, f"the request keeps {step.robot} {state} ({said!r}); "
-                      f"{step.ref} ends it")
+                f.add(Code.NEGATED_STEP, f"the request keeps {step.robot} "
+                      f"{'' if kept else 'not '}{field_name} ({said!r}); {step.ref} ends it")
 
     def _who(self, brief: Brief, step: PlannedStep, f: Findings,
              steps: Sequence[PlannedStep]) -> None:
@@ -914,6 +922,8 @@ class Intent(IntentChecks, Rule):
                 if state.type == "bool" and fname in KEPT_STATES:
                     for phrase in (fname.replace("_", " "), *KEPT_STATES[fname]):
                         states.setdefault(_phrases(phrase), set()).add(f"{name}.{fname}")
+                    for phrase in KEPT_UNSTATES.get(fname, ()):
+                        states.setdefault(_phrases(phrase), set()).add(f"{name}.{NOT}{fname}")
         self.states = _freeze(states)
         # the robots kept in the air by "hover" said last ("search ... and hover")
         self._hovering = frozenset(ref.partition(".")[0] for refs in states.values()
@@ -1308,6 +1318,11 @@ class Intent(IntentChecks, Rule):
             for field_ in {ref.partition(".")[2] for ref in m.referents}:
                 robots = {ref.partition(".")[0] for ref in m.referents
                           if ref.endswith(f".{field_}")}
+                if field_.startswith(NOT) and (between := {
+                        r for a in agents if k < a.start < m.start for r in a.referents}):
+                    if not robots & between:
+                        continue  # "keep the rover on the ground": no state of the rover's
+                    named = between
                 brief.keeps.append((frozenset(robots & named or robots), field_,
                                     reading.said(k, m.end)))
         if self._hovering and (hover := self._hovers(reading, start)) is not None:

@@ -137,6 +137,9 @@ NEGATIONS: tuple[tuple[str, ...], ...] = (
     # "it would be a mistake to drive ...", "it is dangerous to ..."
     ("a", "mistake", "to"), ("a", "bad", "idea", "to"), ("dangerous", "to"), ("unsafe", "to"),
     ("hazardous", "to"),
+    # "it's too windy to fly", "too far to walk"
+    *(("too", w, "to") for w in ("windy", "stormy", "foggy", "dark", "bad", "wet", "risky",
+                                 "far", "late", "hot", "cold", "icy", "smoky")),
     # "refrain from ...", "forget about the rover"
     ("refrain", "from"), ("forget", "about"),
     # "I'd rather you didn't send the rover", "negative on the rover"
@@ -309,7 +312,7 @@ _CALLING_OFF: tuple[tuple[str, ...], ...] = (
                                                                 ("stop",), ("halt",))))
 _BARE_NO_WORDS = 4  # a bare no ("Of course not.") is a sentence of at most these many words
 # a bare refusal said of a robot right before it ("Rover: no.", "the rover? Not today.")
-_BARE_NO = frozenset({"no", "nope", "nah", "not"})
+_BARE_NO = frozenset({"no", "nope", "nah", "not", "negative"})
 # ... and a jest set off at the end ("... (kidding)", "... (sarcasm)")
 _JEST = frozenset({"kidding", "joking", "sarcasm", "sarcastic"})
 _SET_OFF_NO = frozenset(",(-\u2013\u2014:")  # before a bare no that ends the request
@@ -434,6 +437,9 @@ _UNABLE = (("broken",), ("busy",), ("unavailable",), ("offline",), ("disabled",)
            # a place that cannot be gone to, said so ("room_b is locked", "is full")
            ("locked",), ("full",), ("inaccessible",), ("unreachable",),
            ("under", "construction"),
+           # ... or not the crew's to use now ("the drone is banned", "is spoken for", "is in
+           # the hangar")
+           ("banned",), ("spoken", "for"), ("in", "the", "hangar"), ("in", "maintenance"),
            # a place that cannot be gone to ("the charger is closed", "is being serviced")
            ("closed",), ("blocked",), ("occupied",), ("in", "use"), ("out", "of", "bounds"),
            ("being", "serviced"), ("under", "maintenance"), ("under", "repair"),
@@ -441,21 +447,35 @@ _UNABLE = (("broken",), ("busy",), ("unavailable",), ("offline",), ("disabled",)
 # ... of them, a fault or a closure: a robot said so may still be brought to its safe
 # fallback ("the drone is broken; land it", "the airspace is closed; land the drone"), where
 # the request asks it as ever; only its other steps are ruled out
-FAULTS = (("broken",), ("damaged",), ("disabled",), ("out", "of", "order"),
-          ("out", "of", "battery"), ("out", "of", "power"), ("out", "of", "charge"),
-          ("out", "of", "commission"), ("closed",), ("grounded",), ("halted",), ("suspended",),
-          ("injured",), ("overheating",), ("overheated",), ("limping",), ("faulty",),
-          ("malfunctioning",), ("dead",), ("jammed",), ("stuck",), ("unresponsive",),
-          ("failing",), ("a", "fault"), ("failed",))
+_FAULT_STATES = (("broken",), ("damaged",), ("disabled",), ("out", "of", "order"),
+                 ("out", "of", "battery"), ("out", "of", "power"), ("out", "of", "charge"),
+                 ("out", "of", "commission"), ("closed",), ("grounded",), ("halted",),
+                 ("suspended",), ("injured",), ("overheating",), ("overheated",), ("limping",),
+                 ("faulty",), ("malfunctioning",), ("dead",), ("jammed",), ("stuck",),
+                 ("unresponsive",), ("failing",), ("banned",))
 # ... or a part of it said so ("the dog's leg is broken", "the drone's battery is dead"), or a
-# fault it has ("the dog has a fault")
+# fault it has or had ("the dog has a fault", "the drone lost GPS", "the drone has no
+# propellers", "the drone failed its preflight check", "the drone was recalled")
 _PARTS = ("leg", "legs", "battery", "motor", "motors", "arm", "arms", "gripper", "hand",
           "wheel", "wheels", "propeller", "propellers", "rotor", "rotors", "sensor", "sensors",
           "camera", "lidar", "engine", "joint", "joints")
 _FAULTED_PARTS = tuple(("s", part, be, *state) for part in _PARTS for be in ("is", "are")
-                       for state in FAULTS if state not in (("a", "fault"), ("failed",)))
+                       for state in _FAULT_STATES)
+_LINKS = ("gps", "signal", "link", "connection", "power", "comms", "contact", "communication",
+          "communications")
 _HAS_FAULT = (("has", "a", "fault"), ("has", "failed"), ("has", "a", "malfunction"),
-              ("has", "an", "error"))
+              ("has", "an", "error"),
+              *(("lost", *its, w) for its in ((), ("its",)) for w in _LINKS),
+              *(("has", "no", w) for w in ("propellers", "battery", "power", "signal", "gps",
+                                           "link", "connection")),
+              *(("failed", *its, w, *check) for its in ((), ("its",), ("the",))
+                for w in ("preflight", "pre", "self") for check in ((), ("check",), ("test",))),
+              *((*was, gone) for was in (("was",), ("were",), ("has", "been"), ("have", "been"),
+                                         ("got",))
+                for gone in ("recalled", "reassigned", "grounded", "banned", "disabled",
+                             "damaged", "broken", "destroyed", "lost", "stolen",
+                             "decommissioned")))
+FAULTS = (*_FAULT_STATES, *_HAS_FAULT)
 # (not "low on battery": "the drone is low on battery, land it" asks the landing)
 _UNREADY = ("available", "working", "involved", "operational", "part", "ready")
 # stay cues only where they end their clause ("let the rover be.", "the rover continues.";
