@@ -587,6 +587,61 @@ def test_a_robot_that_failed_to_get_there_may_go_again(sar: Crew) -> None:
     assert found(check(sar, request_, GO_23)) == []
 
 
+# -- a thing that cannot be taken, a robot asleep or charging, a thing or place said wrong ----
+
+
+@pytest.mark.parametrize(("after", "said"), [
+    ("the cube is glued down", "cube is glued down"),
+    ("the cube is too heavy", "cube is too heavy"),
+    ("the cube is too hot", "cube is too hot"),
+])
+def test_a_thing_that_cannot_be_taken_is_ruled_out(g1_go2: Crew, after: str, said: str) -> None:
+    """Each carried the cube."""
+    assert found(check(g1_go2, f"Carry the red cube to room_b; {after}.", CARRY_B)) == [
+        (0, "negated_step", f"the request rules out g1.grab_from_table here: {said!r}")]
+
+
+@pytest.mark.parametrize(("after", "said"), [
+    ("the dog is asleep", "dog is asleep"), ("let the dog sleep", "dog sleep"),
+    ("the dog needs to recharge", "dog needs to recharge"),
+    ("the dog must charge first", "dog must charge"),
+])
+def test_a_robot_asleep_or_to_charge_first_is_ruled_out(g1_go2: Crew, after: str,
+                                                        said: str) -> None:
+    v = check(g1_go2, f"Carry the red cube to room_b; {after}.", CARRY_B)
+    assert found(v) == [(2, "excluded_robot", f"the request rules out go2: {said!r}")]
+
+
+@pytest.mark.parametrize(("after", "cue"), [("Wrong cube.", "wrong cube"),
+                                            ("Oops, wrong room.", "oops, wrong room")])
+def test_a_thing_or_place_said_wrong_after_takes_the_request_back(g1_go2: Crew, after: str,
+                                                                  cue: str) -> None:
+    assert found(check(g1_go2, f"Carry the red cube to room_b. {after}", CARRY_B)) == [
+        (None, "retracted_request", f"the request takes back what it asked ({cue!r}): no step "
+         "may run")]
+
+
+def test_room_b_said_to_be_the_wrong_room_is_no_place_to_go(g1_go2: Crew) -> None:
+    v = check(g1_go2, "Carry the red cube to room_b; room_b is the wrong room.", CARRY_B)
+    assert codes(v) == [(2, "negated_step")]
+
+
+@pytest.mark.parametrize(("request_", "p"), [
+    ("Walk the dog to room_b; the other room is closed.", walk("room_b")),
+    ("Carry the red cube to the other table, table_b.", carry("red_cube", "table_b")),
+    ("The cube is fragile, so carry it carefully to room_b.", CARRY_B),
+    ("Carry the red cube to room_b; the bottle is too heavy.", CARRY_B),
+    ("Walk the dog to room_b, then let it charge.", walk("room_b")),
+])
+def test_what_these_cues_leave_runs(g1_go2: Crew, request_: str, p: dict[str, Any]) -> None:
+    assert found(check(g1_go2, request_, p)) == []
+
+
+def test_a_robot_once_damaged_and_mended_may_go(sar: Crew) -> None:
+    request_ = "The rover was damaged yesterday but is fixed now; drive it to x 2, y 3."
+    assert found(check(sar, request_, GO_23)) == []
+
+
 # -- linear work --------------------------------------------------------------------------------
 
 

@@ -245,6 +245,7 @@ RETRACTIONS: tuple[tuple[str, ...], ...] = (
                                      ("i", "asked"), ("what", "i", "said"), ("i", "said", "it"))),
     # the robot named was the wrong one, and which is right goes unsaid
     ("wrong", "robot"), ("wrong", "one"), ("not", "that", "one"), ("no", "the", "other", "one"),
+
     *((*meant, "the", "other", one) for meant in (("i", "meant"), ("i", "mean"))
       for one in ("one", "robot")),
     # a correction: what follows replaces what came before ("room_a, correction: room_b")
@@ -306,6 +307,9 @@ _CALLING_OFF: tuple[tuple[str, ...], ...] = (
     # Freeze!", "... As you were.", "... Typo, ignore.")
     ("stop",), ("halt",), ("freeze",), ("ignore",), ("revert",), ("rollback",), ("roll", "back"),
     ("leave", "it"),
+    # the thing or place named was wrong, and which is right goes unsaid ("... Wrong cube.")
+    *(("wrong", w) for w in ("cube", "object", "thing", "item", "room", "place", "location",
+                             "spot", "table", "point", "zone", "area", "destination")),
     ("stop", "everything"), ("halt", "everything"), ("hold", "everything"), ("all", "stop"),
     ("full", "stop"), ("as", "you", "were"), ("nobody", "move"), ("no", "one", "move"),
     *((who, *do) for who in ("everyone", "everybody") for do in (("stay", "put"), ("freeze",),
@@ -440,6 +444,13 @@ _UNABLE = (("broken",), ("busy",), ("unavailable",), ("offline",), ("disabled",)
            # ... or not the crew's to use now ("the drone is banned", "is spoken for", "is in
            # the hangar")
            ("banned",), ("spoken", "for"), ("in", "the", "hangar"), ("in", "maintenance"),
+           ("asleep",), ("sleeping",),
+           # a thing that cannot be taken ("the cube is glued down", "is too heavy")
+           ("glued", "down"), ("bolted", "down"), ("fixed", "in", "place"), ("too", "heavy"),
+           ("too", "hot"),
+           # ... or a place or thing said to be wrong ("room_b is the wrong room")
+           *(("the", "wrong", w) for w in ("room", "place", "location", "one", "table", "spot",
+                                          "destination", "object", "cube", "thing")),
            # a place that cannot be gone to ("the charger is closed", "is being serviced")
            ("closed",), ("blocked",), ("occupied",), ("in", "use"), ("out", "of", "bounds"),
            ("being", "serviced"), ("under", "maintenance"), ("under", "repair"),
@@ -472,10 +483,14 @@ _HAS_FAULT = (("has", "a", "fault"), ("has", "failed"), ("has", "a", "malfunctio
                 for w in ("preflight", "pre", "self") for check in ((), ("check",), ("test",))),
               *((*was, gone) for was in (("was",), ("were",), ("has", "been"), ("have", "been"),
                                          ("got",))
-                for gone in ("recalled", "reassigned", "grounded", "banned", "disabled",
-                             "damaged", "broken", "destroyed", "lost", "stolen",
-                             "decommissioned")))
+                # (taken away; not "was damaged", which may be mended: "... but is fixed now")
+                for gone in ("recalled", "reassigned", "grounded", "banned", "destroyed",
+                             "lost", "stolen", "decommissioned")))
 FAULTS = (*_FAULT_STATES, *_HAS_FAULT)
+# a robot that must charge first ("the dog needs to recharge", "must charge first")
+_CHARGING = (*((*need, charge) for need in (("needs", "to"), ("has", "to"), ("must",))
+                for charge in ("charge", "recharge")), ("needs", "charging"),
+             ("needs", "a", "charge"))
 # (not "low on battery": "the drone is low on battery, land it" asks the landing)
 _UNREADY = ("available", "working", "involved", "operational", "part", "ready")
 # stay cues only where they end their clause ("let the rover be.", "the rover continues.";
@@ -513,7 +528,7 @@ STAYS: tuple[tuple[str, ...], ...] = tuple(dict.fromkeys((
     *((be, "staying") for be in ("is", "are", "s", "re")),  # "the rover is staying put"
     *((be, "remaining") for be in ("is", "are", "s", "re")),
     *((be, *state) for be in ("is", "are") for state in _UNABLE),
-    *_FAULTED_PARTS, *_HAS_FAULT,
+    *_FAULTED_PARTS, *_HAS_FAULT, *_CHARGING, ("sleep",), ("sleeps",),
     *((be, "not", state) for be in ("is", "are") for state in _UNREADY),
     *((be, "t", state) for be in ("isn", "aren") for state in _UNREADY),
     *DROPS,
