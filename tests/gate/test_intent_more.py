@@ -642,6 +642,16 @@ def test_a_robot_once_damaged_and_mended_may_go(sar: Crew) -> None:
     assert found(check(sar, request_, GO_23)) == []
 
 
+@pytest.mark.parametrize("request_", [
+    "Drive the rover to x 2, y 3; the path is clear.",
+    "Drive the rover to x 2, y 3 if you can.",
+    "Drive the rover to x 2, y 3 when possible.",
+])
+def test_safety_said_as_a_fact_or_a_condition_on_the_crew_asks_now(sar: Crew,
+                                                                   request_: str) -> None:
+    assert found(check(sar, request_, GO_23)) == []
+
+
 # -- linear work --------------------------------------------------------------------------------
 
 
@@ -661,6 +671,9 @@ PADDING = {
     "stops to all, faults, shut places": lambda: _repeat(
         "carry the cube to room_b. all stop. the dog's leg is broken; room_b is locked. typo, "
         "ignore. "),
+    "conditions unseen": lambda: _repeat(
+        "drive the rover to x 2, y 3 if it is safe, once the area is clear, when the smoke "
+        "clears. give it a minute. "),
     "people sent": lambda: _repeat("send the medics to x 2, y 3, send the rover to the medics. "),
     "places said from others": lambda: _repeat(
         "drive the rover to 2 m from x 2, y 3, 10 feet north of room_b, 3 m east of the victim. "),

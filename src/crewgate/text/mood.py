@@ -250,6 +250,10 @@ LATER: tuple[tuple[str, ...], ...] = (
     ("in", "a", "while"), ("in", "a", "bit"), ("at", "a", "later", "time"),
     ("at", "a", "later", "date"), ("down", "the", "line"), ("in", "due", "course"),
     ("when", "convenient"), ("whenever", "convenient"), ("at", "your", "convenience"),
+    # a pause first ("give it a minute, then ...", "count to ten, then ...")
+    *(("give", "it", *a) for a in (("a", "minute"), ("a", "few", "minutes"), ("an", "hour"),
+                                   ("a", "while"), ("some", "time"))),
+    ("count", "to"),
     ("when", "you", "get", "a", "chance"), ("when", "you", "have", "time"),
     *(("on", "my", w) for w in _ON_MY),
     *((wait, *for_, "my", w) for wait, for_ in (
@@ -368,7 +372,7 @@ class Idle(NamedTuple):
 
     def fix(self) -> str:
         """What to ask instead, for a refusal."""
-        if self.kind == LATER_KIND:
+        if self.kind in (LATER_KIND, UNSEEN_KIND):
             return f"to have it done now, ask without {self.said!r}"
         if self.kind == PLAN_KIND:
             return f"to run it, ask without {self.said!r}"
@@ -390,6 +394,7 @@ OTHERS_KIND = "leaves it to someone else"
 FOREIGN_KIND = "asks it of a robot the crew does not have"
 CONTINGENT = "keeps it for a contingency"
 UNDER_WAY_KIND = "tells what is under way"
+UNSEEN_KIND = "asks it on a condition the crew cannot see"
 WEIGHS = "only weighs it"
 
 Find = Callable[[tuple[tuple[str, ...], ...]], list[tuple[int, int]]]
@@ -413,12 +418,28 @@ def sentences(seps: Sequence[str], clause_starts: Sequence[int], n: int
     return out
 
 
+# a condition on what the crew cannot see: that it is safe or clear ("... if it is safe", "only
+# if safe", "as soon as the path is clear", "unless there's danger"); the crew's checks are its
+# preconditions, and no skill says whether a place is safe
+_IFS = (("if",), ("only", "if"), ("provided",), ("providing",), ("assuming",),
+        ("as", "soon", "as"), ("once",), ("when",), ("unless",))
+_SAFE_WHAT = ((), ("it", "s"), ("it", "is"), *((*the, w, *be) for the in ((), ("the",))
+                                              for w in ("path", "area", "way", "route", "coast",
+                                                        "road", "site", "zone", "air")
+                                              for be in (("is",), ("s",))),
+              ("all", "is"), ("everything", "is"), ("conditions", "are"), ("things", "are"))
+UNSEEN: tuple[tuple[str, ...], ...] = (
+    *((*cond, *what, state) for cond in _IFS for what in _SAFE_WHAT
+      for state in ("safe", "clear", "secure")),
+    *((*cond, "there", *be, *danger) for cond in _IFS for be in (("s",), ("is",))
+      for danger in (("danger",), ("no", "danger"), ("a", "risk"), ("no", "risk"))))
+
 # the cues found anywhere, in one lookup, with the kind each says
 _SUPPOSED = frozenset(SUPPOSED)
-_CUES = (*PLAN_ONLY, *PAST, *PAST_VERBS, *LATER, *UNDER_WAY, *SUPPOSED)
+_CUES = (*PLAN_ONLY, *PAST, *PAST_VERBS, *LATER, *UNDER_WAY, *SUPPOSED, *UNSEEN)
 _KIND = {**dict.fromkeys(PLAN_ONLY, PLAN_KIND), **dict.fromkeys((*PAST, *PAST_VERBS), TELLS),
          **dict.fromkeys(LATER, LATER_KIND), **dict.fromkeys(UNDER_WAY, UNDER_WAY_KIND),
-         **dict.fromkeys(SUPPOSED, SUPPOSES)}
+         **dict.fromkeys(SUPPOSED, SUPPOSES), **dict.fromkeys(UNSEEN, UNSEEN_KIND)}
 _TOLD_KINDS = (TELLS, UNDER_WAY_KIND)  # (told only where the sentence names no action)
 
 
@@ -643,7 +664,10 @@ EVENTS = frozenset({"meeting", "meetings", "briefing", "break", "lunch", "dinner
                     "holidays", "holiday",
                     # ... or a signal the crew does not give ("when the alarm goes off")
                     "alarm", "alarms", "siren", "sirens", "bell", "whistle", "horn", "buzzer",
-                    "timer", "countdown"})
+                    "timer", "countdown",
+                    # ... or what the weather or a fire does ("when the smoke clears", "once
+                    # the fire is out")
+                    "smoke", "fire", "flames", "wind", "fog", "flood", "flooding", "dust"})
 _UPON = (("after",), ("once",), ("when",), ("as", "soon", "as"))
 _MIGHT = (("might",), ("mightn", "t"))  # (see _mights)
 # opening a sentence, a delay before what follows ("Wait 10 minutes, then search ...", "wait
