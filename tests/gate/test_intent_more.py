@@ -646,10 +646,42 @@ def test_a_robot_once_damaged_and_mended_may_go(sar: Crew) -> None:
     "Drive the rover to x 2, y 3; the path is clear.",
     "Drive the rover to x 2, y 3 if you can.",
     "Drive the rover to x 2, y 3 when possible.",
+    # (a safety the crew's own checks stand for asks now: tests/gate/test_intent.py)
+    "Drive the rover to x 2, y 3 if it is safe.",
 ])
 def test_safety_said_as_a_fact_or_a_condition_on_the_crew_asks_now(sar: Crew,
                                                                    request_: str) -> None:
     assert found(check(sar, request_, GO_23)) == []
+
+
+# -- another of a binding's kind, or what belongs to it ------------------------------------
+
+DISPATCH_PLAN = plan("search_and_dispatch", ("iris", "takeoff", {}),
+                     ("iris", "search_target", {"x_min": 0, "x_max": 5, "y_min": 0, "y_max": 5}),
+                     ("tb3", "navigate_to", {"target": "victim"}))
+
+
+@pytest.mark.parametrize(("request_", "said"), [
+    ("Search x 0 to 5, y 0 to 5, then send the rover to the second victim.", "the second victim"),
+    ("Search x 0 to 5, y 0 to 5, then send the rover to the other victim.", "the other victim"),
+    ("Search x 0 to 5, y 0 to 5, then send the rover to the victim's car.", "the victim's car"),
+    ("Search x 0 to 5, y 0 to 5, then send the rover toward the victim for 3 m.",
+     "toward the victim for 3 m"),
+])
+def test_another_victim_or_what_is_the_victims_is_no_place_the_gate_can_tell(
+        sar: Crew, request_: str, said: str) -> None:
+    """Each sent the rover to the victim the search found."""
+    assert found(check(sar, request_, DISPATCH_PLAN)) == [
+        (None, "unclear_place", f"the request says {said!r}{_UNPLACED}")]
+
+
+@pytest.mark.parametrize("request_", [
+    "Search x 0 to 5, y 0 to 5, then send the rover to the victim's position.",
+    "The victim's family is waiting; search x 0 to 5, y 0 to 5 and send the rover to the victim.",
+    "Search x 0 to 5, y 0 to 5 for the other victim and send the rover to the victim.",
+])
+def test_the_victim_itself_is_the_binding(sar: Crew, request_: str) -> None:
+    assert found(check(sar, request_, DISPATCH_PLAN)) == []
 
 
 # -- linear work --------------------------------------------------------------------------------
@@ -671,9 +703,11 @@ PADDING = {
     "stops to all, faults, shut places": lambda: _repeat(
         "carry the cube to room_b. all stop. the dog's leg is broken; room_b is locked. typo, "
         "ignore. "),
-    "conditions unseen": lambda: _repeat(
-        "drive the rover to x 2, y 3 if it is safe, once the area is clear, when the smoke "
-        "clears. give it a minute. "),
+    "fires, smoke, pauses": lambda: _repeat(
+        "drive the rover to x 2, y 3 once the fire is out, when the smoke clears. give it a "
+        "minute. "),
+    "other victims": lambda: _repeat(
+        "send the rover to the second victim, to the victim's car, to the victim's position. "),
     "people sent": lambda: _repeat("send the medics to x 2, y 3, send the rover to the medics. "),
     "places said from others": lambda: _repeat(
         "drive the rover to 2 m from x 2, y 3, 10 feet north of room_b, 3 m east of the victim. "),

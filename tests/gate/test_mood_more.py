@@ -27,24 +27,7 @@ def _later(said: str) -> tuple[str, str]:
     return f"asks for it later ({said!r})", f"to have it done now, ask without {said!r}"
 
 
-def _unseen(said: str) -> tuple[str, str]:
-    return (f"asks it on a condition the crew cannot see ({said!r})",
-            f"to have it done now, ask without {said!r}")
-
-
 @pytest.mark.parametrize(("request_", "p", "says", "fix"), [
-    # a condition that it is safe or clear, which no skill tells (each drove now)
-    ("Drive the rover to x 2, y 3 if it is safe.", GO_23, *_unseen("if it is safe")),
-    ("Drive the rover to x 2, y 3 only if safe.", GO_23, *_unseen("only if safe")),
-    ("Drive the rover to x 2, y 3 - if the path is clear.", GO_23,
-     *_unseen("if the path is clear")),
-    ("Drive the rover to x 2, y 3 unless there's danger.", GO_23,
-     *_unseen("unless there's danger")),
-    ("Drive the rover to x 2, y 3 provided it's safe.", GO_23, *_unseen("provided it's safe")),
-    ("Drive the rover to x 2, y 3 as soon as it's safe.", GO_23,
-     *_unseen("as soon as it's safe")),
-    ("Once the area is clear, search x 0 to 5, y 0 to 5 and land.", SEARCH,
-     *_unseen("once the area is clear")),
     # ... what a fire or the weather does, a pause first
     ("Drive the rover to x 2, y 3 when the smoke clears.", GO_23, *_later("when the smoke")),
     ("Drive the rover to x 2, y 3 once the fire is out.", GO_23, *_later("once the fire")),

@@ -1340,7 +1340,8 @@ class Intent(IntentChecks, Rule):
         # (a place said from another by a distance first: "2 m north of x 2, y 3" over "north
         # of", the part of space it would be without the distance)
         brief.unplaced = (self._relative(reading, start, brief) if reading.quantities else None
-                          ) or (unclear[0] if unclear is not None and unclear[1] else None)
+                          ) or (unclear[0] if unclear is not None and unclear[1] else None) or (
+            self._other_binding(reading, start) if self.bindings else None)
         facts = RequestFacts.read(text)
         if parts and brief.idle is None:  # the points and zones of the parts that ask
             brief.unasked = self._unasked(reading, parts)
@@ -1907,6 +1908,26 @@ class Intent(IntentChecks, Rule):
         part = _part_only(reading, start)
         return None if part is None else (part, True)
 
+    def _other_binding(self, reading: Reading, start: int) -> str | None:
+        """A runtime binding said as another of its kind, or as what belongs to it ("the
+        second victim", "the other victim", "the victim's car"): no value the binding holds,
+        and no place the gate can tell. The saying, or None."""
+        words, n = reading.words, len(reading.words)
+        for m in reading.mentions(self.bindings):
+            if m.start < start or m.negated is not None:
+                continue
+            at = m.start  # past what comes before it: "(to) (the) (second) victim"
+            other = at and words[at - 1] in _OTHER_ONES
+            at -= other
+            at -= at > 0 and words[at - 1] in ARTICLES
+            if not (at and words[at - 1] in _TO_WHERE):
+                continue  # said as where to go only ("the victim's family is at x 2, y 3")
+            if other:
+                return reading.said(at, m.end)
+            if m.end + 1 < n and words[m.end] == "s" and words[m.end + 1] not in _ITS_PLACE:
+                return reading.said(at, m.end + 2)  # (not "the victim's position")
+        return None
+
     def _relative(self, reading: Reading, start: int, brief: Brief) -> str | None:
         """A place said from a point or a place by a distance ("2 m north of x 2, y 3", "to 10
         feet from room_b"; a distance "from" one that is no value of a step's: "take off to 5 m
@@ -1918,7 +1939,7 @@ class Intent(IntentChecks, Rule):
             k = q.end
             if q.start < start or q.unit != "m" or q.bound:
                 continue
-            if q.start > 1 and words[q.start - 1] == "for" and q.start not in stated:
+            if q.start > 1 and words[q.start - 1] == "for":
                 # "toward x 2, y 3 for 1 m": a part of the way
                 toward = next((j for j in range(q.start - 2, max(start, q.start - WINDOW) - 1,
                                                 -1) if words[j] in _TOWARD), None)
@@ -2002,6 +2023,13 @@ _DIRECTIONS = frozenset({"north", "south", "east", "west", "northeast", "northwe
                          "toward", "towards"})
 _AXES = frozenset({"x", "y"})
 _TOWARD = frozenset({"toward", "towards"})
+# before a binding, another of its kind ("the second victim"); after it and "'s", where it is
+# ("the victim's position"), not what is its ("the victim's car")
+_TO_WHERE = frozenset({"to", "toward", "towards", "reach", "approach", "at"})
+_OTHER_ONES = frozenset({"second", "third", "other", "another", "next", "different", "new"})
+_ITS_PLACE = frozenset({"position", "location", "spot", "coordinates", "place", "side",
+                        "whereabouts", "fix", "last", "current", "exact", "reported",
+                        "estimated", "approximate", "pose", "point"})
 # the parts of space said by a word (of SPACE_PARTS) that a request may keep to
 _PART_WORDS = frozenset({
     "half", "halves", "part", "side", "corner", "strip", "edge", "quarter", "third", "section",

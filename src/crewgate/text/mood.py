@@ -372,7 +372,7 @@ class Idle(NamedTuple):
 
     def fix(self) -> str:
         """What to ask instead, for a refusal."""
-        if self.kind in (LATER_KIND, UNSEEN_KIND):
+        if self.kind == LATER_KIND:
             return f"to have it done now, ask without {self.said!r}"
         if self.kind == PLAN_KIND:
             return f"to run it, ask without {self.said!r}"
@@ -394,7 +394,6 @@ OTHERS_KIND = "leaves it to someone else"
 FOREIGN_KIND = "asks it of a robot the crew does not have"
 CONTINGENT = "keeps it for a contingency"
 UNDER_WAY_KIND = "tells what is under way"
-UNSEEN_KIND = "asks it on a condition the crew cannot see"
 WEIGHS = "only weighs it"
 
 Find = Callable[[tuple[tuple[str, ...], ...]], list[tuple[int, int]]]
@@ -418,28 +417,12 @@ def sentences(seps: Sequence[str], clause_starts: Sequence[int], n: int
     return out
 
 
-# a condition on what the crew cannot see: that it is safe or clear ("... if it is safe", "only
-# if safe", "as soon as the path is clear", "unless there's danger"); the crew's checks are its
-# preconditions, and no skill says whether a place is safe
-_IFS = (("if",), ("only", "if"), ("provided",), ("providing",), ("assuming",),
-        ("as", "soon", "as"), ("once",), ("when",), ("unless",))
-_SAFE_WHAT = ((), ("it", "s"), ("it", "is"), *((*the, w, *be) for the in ((), ("the",))
-                                              for w in ("path", "area", "way", "route", "coast",
-                                                        "road", "site", "zone", "air")
-                                              for be in (("is",), ("s",))),
-              ("all", "is"), ("everything", "is"), ("conditions", "are"), ("things", "are"))
-UNSEEN: tuple[tuple[str, ...], ...] = (
-    *((*cond, *what, state) for cond in _IFS for what in _SAFE_WHAT
-      for state in ("safe", "clear", "secure")),
-    *((*cond, "there", *be, *danger) for cond in _IFS for be in (("s",), ("is",))
-      for danger in (("danger",), ("no", "danger"), ("a", "risk"), ("no", "risk"))))
-
 # the cues found anywhere, in one lookup, with the kind each says
 _SUPPOSED = frozenset(SUPPOSED)
-_CUES = (*PLAN_ONLY, *PAST, *PAST_VERBS, *LATER, *UNDER_WAY, *SUPPOSED, *UNSEEN)
+_CUES = (*PLAN_ONLY, *PAST, *PAST_VERBS, *LATER, *UNDER_WAY, *SUPPOSED)
 _KIND = {**dict.fromkeys(PLAN_ONLY, PLAN_KIND), **dict.fromkeys((*PAST, *PAST_VERBS), TELLS),
          **dict.fromkeys(LATER, LATER_KIND), **dict.fromkeys(UNDER_WAY, UNDER_WAY_KIND),
-         **dict.fromkeys(SUPPOSED, SUPPOSES), **dict.fromkeys(UNSEEN, UNSEEN_KIND)}
+         **dict.fromkeys(SUPPOSED, SUPPOSES)}
 _TOLD_KINDS = (TELLS, UNDER_WAY_KIND)  # (told only where the sentence names no action)
 
 
