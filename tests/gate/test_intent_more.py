@@ -684,6 +684,39 @@ def test_the_victim_itself_is_the_binding(sar: Crew, request_: str) -> None:
     assert found(check(sar, request_, DISPATCH_PLAN)) == []
 
 
+# -- an action on a thing that no skill of the crew does -------------------------------------
+
+HANDOVER = plan("handover", ("g1", "grab_from_table", {"object": "bottle"}),
+                ("g1", "hand_over", {}))
+
+
+@pytest.mark.parametrize(("request_", "p", "said"), [
+    ("Smash the bottle.", HANDOVER, "smash the bottle"),
+    ("Throw me the bottle.", HANDOVER, "throw me the bottle"),
+    ("Open the bottle and hand it to me.", HANDOVER, "open the bottle"),
+    ("Push the red cube to room_b.", CARRY_B, "push the red cube"),
+    ("Throw the red cube to room_b.", CARRY_B, "throw the red cube"),
+])
+def test_an_action_on_a_thing_that_no_skill_does_is_dropped(g1_go2: Crew, request_: str,
+                                                            p: dict[str, Any], said: str) -> None:
+    """Each grabbed the thing and handed or carried it: an action the request did not ask."""
+    assert found(check(g1_go2, request_, p)) == [
+        (None, "dropped_request", f"the request asks to {said!r}, which no skill of the crew "
+         "does: no step does it (ask for one of the crew's actions)")]
+
+
+@pytest.mark.parametrize(("request_", "p"), [
+    ("Hand me the empty bottle.", HANDOVER),  # said of it
+    ("Hand me the bottle; the cap is open.", HANDOVER),
+    ("Drop the block off at the dropoff point.",
+     plan("carry", ("g1", "grab_from_table", {"object": "block"}), ("g1", "place_on_table", {}),
+          ("go2", "navigate_to_location", {"location": "dropoff"}))),  # a delivery
+])
+def test_a_word_of_such_an_action_said_otherwise_leaves_the_plan(g1_go2: Crew, request_: str,
+                                                                 p: dict[str, Any]) -> None:
+    assert found(check(g1_go2, request_, p)) == []
+
+
 # -- linear work --------------------------------------------------------------------------------
 
 
@@ -708,6 +741,8 @@ PADDING = {
         "minute. "),
     "other victims": lambda: _repeat(
         "send the rover to the second victim, to the victim's car, to the victim's position. "),
+    "actions no skill does": lambda: _repeat(
+        "smash the bottle, throw me the cube, hand me the empty bottle, drop the block off. "),
     "people sent": lambda: _repeat("send the medics to x 2, y 3, send the rover to the medics. "),
     "places said from others": lambda: _repeat(
         "drive the rover to 2 m from x 2, y 3, 10 feet north of room_b, 3 m east of the victim. "),

@@ -212,6 +212,8 @@ class Brief:
     unplaced: str | None = None  # a place the gate cannot tell ("the western half of ...")
     # speeds asked of an action that no skill of the crew takes ("drive ... at 5 m/s")
     unheld: list[Quantity] = field(default_factory=list)
+    # actions asked of a thing that no skill of the crew does ("smash the bottle"): the saying
+    undone: list[str] = field(default_factory=list)
     universal: bool = False
     clause_robots: dict[int, set[str]] = field(default_factory=dict)  # clause -> robots named
     free: set[str] = field(default_factory=set)  # robots named with no action of theirs beside
@@ -468,6 +470,9 @@ class IntentChecks:
             f.add(Code.DROPPED_REQUEST, f"the request states {q.text!r}, a speed no skill of "
                   "the crew takes: no step can keep to it (leave it out, or give the skill a "
                   "speed parameter)")
+        for said in brief.undone:
+            f.add(Code.DROPPED_REQUEST, f"the request asks to {said!r}, which no skill of the "
+                  "crew does: no step does it (ask for one of the crew's actions)")
         for stated in brief.stated:
             if self._beyond(stated):
                 self._stated_plan(stated, steps, f)
@@ -934,6 +939,8 @@ class Intent(IntentChecks, Rule):
         # else is ("halfway to the victim", "past the victim"), a binding is no place to go
         self.bindings = _freeze({_phrases(n): {n} for n in crew.bindings if _phrases(n)})
         self._foreign = self._foreign_nouns()
+        # what may be done to a thing that no skill of the crew does ("smash the bottle")
+        self._foreign_acts = THING_ACTIONS - self._verbs
         # the robots a plan can bring to their safe fallback (the drone's landing, the rover's
         # stop): told to stop, they are owed it or stopped by it, not ruled out (_halted)
         self._fallbacks = frozenset(fb.step for fb in crew.fallback if fb.step in self._skills
@@ -1167,6 +1174,8 @@ class Intent(IntentChecks, Rule):
                             and (m.negated is not None or asked(m.start))]
                            for table in (self.places, self.objects))
         brief.recipients = self._recipients(reading, objects, agents)
+        if objects and not self._foreign_acts.isdisjoint(reading.words):
+            brief.undone = self._undone(reading, objects)
         if self.bindings:  # a binding named only as where another place is: ruled out as one
             brief.negated += [m for m in reading.mentions(self.bindings)
                               if m.start >= start and m.negated is not None]
@@ -1908,6 +1917,26 @@ class Intent(IntentChecks, Rule):
         part = _part_only(reading, start)
         return None if part is None else (part, True)
 
+    def _undone(self, reading: Reading, objects: Sequence[Mention]) -> list[str]:
+        """The things a verb the crew has no skill for is said of, right before them ("smash the
+        bottle", "throw me the cube"; not negated: "don't drop the cube"): the sayings."""
+        words = reading.words
+        out = []
+        for m in objects:
+            if m.negated is not None:
+                continue
+            k = m.start - 1
+            while k >= 0 and m.start - k <= 3 and (words[k] in ARTICLES or words[k] in
+                                                   _BEFORE_THINGS):
+                k -= 1  # "throw me the cube", "smash your bottle"
+            if k >= 0 and words[k] in self._foreign_acts and not (
+                    k and (words[k - 1] in ARTICLES or words[k - 1] in _BEFORE_THINGS)
+            ) and words[m.end:m.end + 1] != ("off",) and reading.negating(k) is None:
+                # (not "the empty bottle", said of it, nor "drop the block off at ...", a
+                # delivery)
+                out.append(reading.said(k, m.end))
+        return out
+
     def _other_binding(self, reading: Reading, start: int) -> str | None:
         """A runtime binding said as another of its kind, or as what belongs to it ("the
         second victim", "the other victim", "the victim's car"): no value the binding holds,
@@ -2025,6 +2054,16 @@ _AXES = frozenset({"x", "y"})
 _TOWARD = frozenset({"toward", "towards"})
 # before a binding, another of its kind ("the second victim"); after it and "'s", where it is
 # ("the victim's position"), not what is its ("the victim's car")
+# what may be done to a thing, of which a crew has skills for some ("smash the bottle", "throw
+# the cube to room_b": Intent._undone); a thing said after one the crew has none for is asked
+# an action no step does
+THING_ACTIONS = frozenset({
+    "throw", "toss", "fling", "hurl", "drop", "smash", "break", "crush", "open", "close", "shake",
+    "pour", "spill", "empty", "fill", "kick", "hit", "squeeze", "wash", "clean", "hide", "bury",
+    "cut", "bend", "twist", "spin", "flip", "stack", "weigh", "paint", "heat", "push", "pull",
+    "drag", "roll", "slide", "unscrew", "recycle", "discard", "destroy"})
+_BEFORE_THINGS = frozenset({"me", "us", "him", "her", "them", "my", "your", "its", "our",
+                            "their", "this", "that", "these", "those"})
 _TO_WHERE = frozenset({"to", "toward", "towards", "reach", "approach", "at"})
 _OTHER_ONES = frozenset({"second", "third", "other", "another", "next", "different", "new"})
 _ITS_PLACE = frozenset({"position", "location", "spot", "coordinates", "place", "side",
