@@ -1056,7 +1056,8 @@ class Intent(IntentChecks, Rule):
             "where another is (\"next to room_b\", \"beyond (2, 3)\", \"halfway to ...\") "
             "is not where to go. A place said from another by a distance (\"2 m north of x 2, "
             "y 3\") or a part of a zone (\"the western half of ...\") is none the gate can "
-            "tell: answer with no steps. A thing given to a robot (\"hand the bottle to the "
+            "tell: answer with no steps; so is an action on a thing that no skill does "
+            "(\"smash the bottle\"). A thing given to a robot (\"hand the bottle to the "
             "dog\") goes to it by a step that gives that robot something, never to a person.",
             "- Add no step the request does not ask for, beyond what the workflow requires. "
             "Do what it asks in the order it says (\"land the drone, then stop the rover\").",
