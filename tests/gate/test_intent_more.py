@@ -221,7 +221,21 @@ def test_a_search_over_what_is_kept_away_from_is_ruled_out(sar: Crew, request_: 
         (1, "negated_step", f"the request rules out iris.search_target here: {said!r}")]
 
 
+@pytest.mark.parametrize(("request_", "said"), [
+    ("Search x 0 to 5, y 0 to 5 and land; don't fly over the crowd at x 2, y 2.",
+     "don't fly over the crowd at x 2, y 2"),
+    ("Search x 0 to 5, y 0 to 5 and land; no overflight of x 2, y 2.",
+     "no overflight of x 2, y 2"),
+])
+def test_a_search_over_a_point_not_to_be_flown_over_is_ruled_out(sar: Crew, request_: str,
+                                                                  said: str) -> None:
+    """Each searched over (2, 2) (only a point the drone went to was ruled out)."""
+    assert found(check(sar, request_, SEARCH_LAND)) == [
+        (1, "negated_step", f"the request rules out iris.search_target here: {said!r}")]
+
+
 @pytest.mark.parametrize("request_", [
+    "Search x 0 to 5, y 0 to 5 and land; don't fly over x 8, y 8.",  # not in the zone
     "Search x 0 to 5, y 0 to 5 avoiding x 7, y 7, then land.",  # not in the zone
     "Search x 0 to 5, y 0 to 5 and land; x 2, y 2 is flooded.",  # a hazard on the ground
 ])

@@ -1642,7 +1642,9 @@ class Intent(IntentChecks, Rule):
                 said += after[:len(after) - len(after.lstrip(")]"))]
             brief.negated_points += [(p, said) for p in facts.points]
             brief.negated_zones += [(z, said) for z in facts.zones]
-            if scope.cue in AVOIDING:  # a zone kept away from: a point in it, a zone over it
+            over = facts.points and not _PASSING.isdisjoint(words[scope.start:end])
+            if scope.cue in AVOIDING or over:  # a zone kept away from: a point in it, a zone
+                # over it; a point ruled out to pass over as well ("don't fly over x 2, y 2")
                 brief.avoided_zones += [(z, said) for z in (*facts.zones, *lone)]
                 if scope.cue not in HAZARD_CUES and facts.points:  # ... and a point: a zone
                     # over it ("search ... avoiding x 2, y 2"; a hazard is where it is: "x 2, y
@@ -2065,6 +2067,10 @@ THING_ACTIONS = frozenset({
     "drag", "roll", "slide", "unscrew", "recycle", "discard", "destroy"})
 _BEFORE_THINGS = frozenset({"me", "us", "him", "her", "them", "my", "your", "its", "our",
                             "their", "this", "that", "these", "those"})
+# in a negation's scope before a point, what passes over it ("don't fly over x 2, y 2", "no
+# overflight of x 2, y 2"): a zone searched over the point is ruled out too
+_PASSING = frozenset({"over", "overfly", "overflight", "overflights", "above", "across",
+                      "through", "overhead"})
 _TO_WHERE = frozenset({"to", "toward", "towards", "reach", "approach", "at"})
 _OTHER_ONES = frozenset({"second", "third", "other", "another", "next", "different", "new"})
 _ITS_PLACE = frozenset({"position", "location", "spot", "coordinates", "place", "side",
