@@ -480,17 +480,41 @@ def test_a_speed_said_of_no_action_is_no_speed_asked(sar: Crew, request_: str) -
 CARRY_B = carry("red_cube", "room_b")
 
 
-@pytest.mark.parametrize(("after", "cue"), [
+@pytest.mark.parametrize(("after", "said"), [
     ("Stop everything.", "stop everything"), ("All stop.", "all stop"), ("Halt.", "halt"),
     ("Freeze!", "freeze"), ("Hold everything.", "hold everything"),
-    ("Everyone stay put.", "everyone stay put"), ("As you were.", "as you were"),
+    ("Everyone stay put.", "everyone stay put"), ("Okay, stop!", "okay, stop"),
+])
+def test_a_stop_to_all_after_the_request_moves_no_robot_on(g1_go2: Crew, after: str,
+                                                          said: str) -> None:
+    """Each carried the cube (this crew's stops are its safe fallback's alone)."""
+    assert found(check(g1_go2, f"Carry the red cube to room_b. {after}", CARRY_B)) == [
+        (i, "excluded_robot", f"the request rules out {robot}: {said!r}")
+        for i, robot in ((0, "g1"), (1, "g1"), (2, "go2"))]
+
+
+def test_a_stop_to_all_leaves_the_safe_fallback_asked(sar: Crew) -> None:
+    """"Land the drone. Stop." still lands the drone and stops the rover."""
+    abort = plan("abort", LAND, ("tb3", "stop", {}))
+    assert found(check(sar, "Land the drone. Stop.", abort)) == []
+    assert found(check(sar, "Search x 0 to 5, y 0 to 5 and land. Stop everything.", abort)) == [
+        (None, "dropped_request", "the request states the zone x [0, 5] y [0, 5]; no step "
+         "covers it"),
+        (None, "dropped_request", "the request asks to 'search' (iris.search_target); no step "
+         "does")]
+    assert codes(check(sar, "Drive the rover to x 2, y 3. Stop!", GO_23)) == [
+        (None, "dropped_request"), (0, "excluded_robot")]
+
+
+@pytest.mark.parametrize(("after", "cue"), [
+    ("As you were.", "as you were"),
     ("Revert.", "revert"), ("Rollback.", "rollback"), ("Hmm, leave it.", "hmm, leave it"),
     ("Typo, ignore.", "typo, ignore"), ("Sorry, wrong window.", "wrong window"),
     ("Wrong crew.", "wrong crew"), ("That was a test.", "that was a test"),
     ("Oops, that was for someone else.", "that was for someone else"),
     ("(ignore this)", "ignore this"), ("Not that.", "not that"),
 ])
-def test_a_stop_to_all_or_a_mistake_said_after_takes_the_request_back(
+def test_a_mistake_or_a_word_to_drop_it_said_after_takes_the_request_back(
         g1_go2: Crew, after: str, cue: str) -> None:
     """Each carried the cube to room_b."""
     assert found(check(g1_go2, f"Carry the red cube to room_b. {after}", CARRY_B)) == [

@@ -148,6 +148,9 @@ class Brief:
     text: str
     named: dict[str, Mention] = field(default_factory=dict)  # robot -> its first mention
     excluded: dict[str, str] = field(default_factory=dict)  # robot -> why ("do not ...")
+    # the stops said to all after the request ("... Stop!"): every robot ruled out by one may
+    # still be brought to its safe fallback, where the request asks it
+    halts: set[str] = field(default_factory=set)
     only: set[str] = field(default_factory=set)  # robots said to act alone ("drone only")
     actions: list[Mention] = field(default_factory=list)  # skills asked (refs)
     # actions asked of a robot none of whose skills they name ("use the rover to search"):
@@ -650,8 +653,9 @@ class IntentChecks:
 
     def _who(self, brief: Brief, step: PlannedStep, f: Findings,
              steps: Sequence[PlannedStep]) -> None:
-        if step.robot in brief.excluded and not (  # (a faulty robot's fallback: _faulted)
-                step.ref in self._fallbacks and _faulted(brief.excluded[step.robot])):
+        if step.robot in brief.excluded and not (  # (a faulty or halted robot's fallback)
+                step.ref in self._fallbacks and (brief.excluded[step.robot] in brief.halts
+                                                 or _faulted(brief.excluded[step.robot]))):
             f.add(Code.EXCLUDED_ROBOT, f"the request rules out {step.robot}: "
                   f"{brief.excluded[step.robot]!r}")
         elif step.robot in brief.excluded_with and self._with(step, *brief.excluded_with[
@@ -1109,6 +1113,12 @@ class Intent(IntentChecks, Rule):
             if reading.nothing_moves is not None or not asks:
                 brief.retracted = cue
             break
+        for k, end in reading.stops_all:  # "... Stop everything.": no robot moves on but to
+            if k >= start:  # its safe fallback ("Land the drone. Stop." lands it)
+                said = reading.said(k, end)
+                brief.halts.add(said)
+                for robot in self.crew.robots:
+                    brief.excluded.setdefault(robot, said)
         instead = reading.instead_from
         if instead is not None and instead > start and not any(
                 reading.words[m.end:m.end + 1] == ("instead",)
@@ -1337,6 +1347,8 @@ class Intent(IntentChecks, Rule):
                                     reading.said(k, m.end)))
         if self._hovering and (hover := self._hovers(reading, start)) is not None:
             brief.keeps.append((self._hovering, "airborne", hover))
+        if self._hovering and "ground" in reading.words:
+            brief.keeps += self._grounded(reading, start, brief)
         if bounded and (negated_actions or negated_robots):
             negated_actions, negated_robots = (
                 [m for m in found if (scope := reading.negating(m.start)) is None
@@ -1365,6 +1377,24 @@ class Intent(IntentChecks, Rule):
             facts = brief.asked_facts = _less_left_out(facts, brief)
         brief.gives = self._given(brief, facts)
         return brief
+
+    def _grounded(self, reading: Reading, start: int,
+                  brief: Brief) -> list[tuple[frozenset[str], str, str]]:
+        """"Ground" opening a clause before an air robot, before any action of its asked
+        ("Ground the drone. Search ..."; not "search ... and land, ground the drone
+        afterwards"): it is kept on the ground, as "keep the drone on the ground" keeps it."""
+        words, seps, clause_of = reading.words, reading.seps, reading.clause_of
+        first = min((m.start for m in brief.actions), default=len(words))
+        out = []
+        for i in reading.where(_GROUNDING):
+            if i < start or i > first or not (i == 0 or clause_of[i - 1] != clause_of[i]
+                                 or "," in seps[i - 1]) or reading.negating(i) is not None:
+                continue
+            k = i + 1 + (i + 1 < len(words) and words[i + 1] in ARTICLES)
+            m = reading.mention_at(self.robots, k)
+            if m is not None and (robots := m.referents & self._hovering):
+                out.append((frozenset(robots), f"{NOT}airborne", reading.said(i, m.end)))
+        return out
 
     def _hovers(self, reading: Reading, start: int) -> str | None:
         """"Hover" said after every action the request asks ("search x 0 to 5, y 0 to 5 and
@@ -2071,6 +2101,7 @@ _BEFORE_THINGS = frozenset({"me", "us", "him", "her", "them", "my", "your", "its
 # overflight of x 2, y 2"): a zone searched over the point is ruled out too
 _PASSING = frozenset({"over", "overfly", "overflight", "overflights", "above", "across",
                       "through", "overhead"})
+_GROUNDING = frozenset({"ground"})  # a verb that keeps an air robot down ("ground the drone")
 _TO_WHERE = frozenset({"to", "toward", "towards", "reach", "approach", "at"})
 _OTHER_ONES = frozenset({"second", "third", "other", "another", "next", "different", "new"})
 _ITS_PLACE = frozenset({"position", "location", "spot", "coordinates", "place", "side",

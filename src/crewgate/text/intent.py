@@ -303,15 +303,18 @@ _CALLING_OFF: tuple[tuple[str, ...], ...] = (
     *((*i, "changed", "my", "mind") for i in ((), ("i",), ("i", "ve"), ("i", "have"))),
     *((*w, t) for w in (("one",), ("just", "a"), ("wait", "a"), ("hold", "on", "a"),
                         ("hang", "on", "a")) for t in ("moment", "second", "sec", "minute")),
-    # a stop said to all, or a word to drop it ("... Stop everything.", "... All stop.", "...
-    # Freeze!", "... As you were.", "... Typo, ignore.")
-    ("stop",), ("halt",), ("freeze",), ("ignore",), ("revert",), ("rollback",), ("roll", "back"),
+    # a word to drop it ("... As you were.", "... Typo, ignore.", "... Hmm, leave it.")
+    ("ignore",), ("revert",), ("rollback",), ("roll", "back"), ("as", "you", "were"),
     ("leave", "it"),
     # the thing or place named was wrong, and which is right goes unsaid ("... Wrong cube.")
     *(("wrong", w) for w in ("cube", "object", "thing", "item", "room", "place", "location",
-                             "spot", "table", "point", "zone", "area", "destination")),
-    ("stop", "everything"), ("halt", "everything"), ("hold", "everything"), ("all", "stop"),
-    ("full", "stop"), ("as", "you", "were"), ("nobody", "move"), ("no", "one", "move"),
+                             "spot", "table", "point", "zone", "area", "destination")))
+# a stop said to all, a sentence after the request ("... Stop everything.", "... All stop.", "...
+# Freeze!"): no robot may move on, but to its safe fallback (crewgate.spec.intent)
+_STOPS_ALL: tuple[tuple[str, ...], ...] = (
+    ("stop",), ("halt",), ("freeze",), ("stop", "everything"), ("halt", "everything"),
+    ("hold", "everything"), ("all", "stop"), ("full", "stop"), ("stop", "all"),
+    ("nobody", "move"), ("no", "one", "move"),
     *((who, *do) for who in ("everyone", "everybody") for do in (("stay", "put"), ("freeze",),
                                                                 ("stop",), ("halt",))))
 _BARE_NO_WORDS = 4  # a bare no ("Of course not.") is a sentence of at most these many words
@@ -754,7 +757,7 @@ def _alone(table: Phrases) -> PhraseIndex:
 
 # the cues every reading looks for, looked up together
 CUES = PhraseIndex((NEGATIONS, DROPS, TAKING_BACK, BARE_PROHIBITIONS, _CORRECTING_PHRASES,
-                    _CALLING_OFF, NOTHING_MOVES, *FOUND_TABLES))
+                    _CALLING_OFF, _STOPS_ALL, NOTHING_MOVES, *FOUND_TABLES))
 
 
 class Reading:
@@ -1329,6 +1332,19 @@ class Reading:
         return [("/s" if start and words[start] == "s" and seps[start - 1].endswith("/")
                  else self.said(start, end), end)  # ("/s" said with its slash)
                 for start, end in self._taking_back]
+
+    @_once
+    def stops_all(self) -> list[tuple[int, int]]:
+        """The sentences after another that are a stop said to all, interjections before it
+        ("Drive the rover to x 2, y 3. Stop!", "... Okay, all stop."): where each begins and
+        ends."""
+        seps = self.seps
+        out = []
+        for start, end in self.find(_STOPS_ALL):
+            k = self._interjected(start, end, _ENDS)
+            if k and not _ENDS.isdisjoint(seps[k - 1]):
+                out.append((k, end))
+        return out
 
     @_once
     def instead_from(self) -> int | None:
