@@ -578,6 +578,18 @@ def test_a_drone_kept_on_the_ground_takes_no_takeoff(sar: Crew, after: str, said
          "it")]
 
 
+def test_a_drone_grounded_first_takes_no_takeoff(sar: Crew) -> None:
+    """"Ground the drone. Search ..." flew the search ("ground the" is the landing's alias)."""
+    assert found(check(sar, "Ground the drone. Search x 0 to 5, y 0 to 5 and land.",
+                       SEARCH_LAND)) == [
+        (0, "negated_step", "the request keeps iris not airborne ('ground the drone'); "
+         "iris.takeoff ends it")]
+    assert found(check(sar, "Ground the drone.", LAND_ONLY)) == []
+    # grounded after what it was asked: the search before it stands
+    assert found(check(sar, "Search x 0 to 5, y 0 to 5 and land, ground the drone afterwards.",
+                       SEARCH_LAND)) == []
+
+
 @pytest.mark.parametrize("request_", [
     "Keep the rover on the ground and search x 0 to 5, y 0 to 5, then land.",  # not the drone
     "Land the drone and keep it landed.",
