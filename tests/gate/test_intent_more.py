@@ -608,7 +608,7 @@ def test_a_ground_kept_of_another_robot_or_after_landing_leaves_the_plan(sar: Cr
     ("the drone lost GPS", "drone lost gps", (0, 1)),
     ("the drone lost its link", "drone lost its link", (0, 1)),
     ("the drone has no propellers", "drone has no propellers", (0, 1)),
-    ("the drone failed its preflight check", "drone failed its preflight", (0, 1)),
+    ("the drone failed its preflight check", "drone failed its preflight check", (0, 1)),
     # not the crew's to use now, or too windy: every step
     ("the drone is spoken for", "drone is spoken for", (0, 1, 2)),
     ("the drone is in the hangar", "drone is in the hangar", (0, 1, 2)),

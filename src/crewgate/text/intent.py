@@ -483,7 +483,8 @@ _HAS_FAULT = (("has", "a", "fault"), ("has", "failed"), ("has", "a", "malfunctio
               *(("has", "no", w) for w in ("propellers", "battery", "power", "signal", "gps",
                                            "link", "connection")),
               *(("failed", *its, w, *check) for its in ((), ("its",), ("the",))
-                for w in ("preflight", "pre", "self") for check in ((), ("check",), ("test",))),
+                # (the longest first: the saying runs to its end, "failed its preflight check")
+                for w in ("preflight", "pre", "self") for check in (("check",), ("test",), ())),
               *((*was, gone) for was in (("was",), ("were",), ("has", "been"), ("have", "been"),
                                          ("got",))
                 # (taken away; not "was damaged", which may be mended: "... but is fixed now")
