@@ -767,6 +767,36 @@ def test_a_word_of_such_an_action_said_otherwise_leaves_the_plan(g1_go2: Crew, r
     assert found(check(g1_go2, request_, p)) == []
 
 
+# -- a way back asked with nowhere to come back to --------------------------------------------
+
+_BACK = "; no step comes back (ask for it with where to come back to: a point or one of the " \
+    "crew's locations)"
+
+
+@pytest.mark.parametrize(("crew_name", "request_", "p", "said"), [
+    ("sar", "Drive the rover to x 2, y 3 and back.", GO_23, "and back"),
+    ("sar", "Drive the rover to x 2, y 3 and come back.", GO_23, "and come back"),
+    ("sar", "Drive the rover to x 2, y 3, then return to base.", GO_23, "then return"),
+    ("sar", "Drive the rover to x 2, y 3, there and back.", GO_23, "there and back"),
+    ("g1_go2", "Walk the dog to room_b and back.", walk("room_b"), "and back"),
+])
+def test_a_way_back_with_nowhere_to_come_back_to_is_dropped(
+        crew_name: str, request_: str, p: dict[str, Any], said: str) -> None:
+    """Each drove or walked one way only, the way back passed over."""
+    assert found(check(load_crew(crew_name), request_, p)) == [
+        (None, "dropped_request", f"the request asks for the way back ({said!r}){_BACK}")]
+
+
+@pytest.mark.parametrize("request_", [
+    "Search x 0 to 5, y 0 to 5 and come back down.",  # the landing
+    "Drive the rover back to x 2, y 3.",  # back to a point
+    "Drive the rover to x 2, y 3 and report back.",
+])
+def test_back_said_otherwise_is_no_way_back(sar: Crew, request_: str) -> None:
+    p = SEARCH_LAND if request_.startswith("Search") else GO_23
+    assert found(check(sar, request_, p)) == []
+
+
 # -- linear work --------------------------------------------------------------------------------
 
 
@@ -793,6 +823,8 @@ PADDING = {
         "send the rover to the second victim, to the victim's car, to the victim's position. "),
     "actions no skill does": lambda: _repeat(
         "smash the bottle, throw me the cube, hand me the empty bottle, drop the block off. "),
+    "ways back": lambda: _repeat(
+        "drive the rover to x 2, y 3 and back, then return to base, and come back down. "),
     "people sent": lambda: _repeat("send the medics to x 2, y 3, send the rover to the medics. "),
     "places said from others": lambda: _repeat(
         "drive the rover to 2 m from x 2, y 3, 10 feet north of room_b, 3 m east of the victim. "),

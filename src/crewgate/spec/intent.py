@@ -217,6 +217,8 @@ class Brief:
     unheld: list[Quantity] = field(default_factory=list)
     # actions asked of a thing that no skill of the crew does ("smash the bottle"): the saying
     undone: list[str] = field(default_factory=list)
+    # a way back asked with no place to come back to ("drive ... to x 2, y 3 and back")
+    returns: list[str] = field(default_factory=list)
     universal: bool = False
     clause_robots: dict[int, set[str]] = field(default_factory=dict)  # clause -> robots named
     free: set[str] = field(default_factory=set)  # robots named with no action of theirs beside
@@ -473,6 +475,10 @@ class IntentChecks:
             f.add(Code.DROPPED_REQUEST, f"the request states {q.text!r}, a speed no skill of "
                   "the crew takes: no step can keep to it (leave it out, or give the skill a "
                   "speed parameter)")
+        for said in brief.returns:
+            f.add(Code.DROPPED_REQUEST, f"the request asks for the way back ({said!r}); no step "
+                  "comes back (ask for it with where to come back to: a point or one of the "
+                  "crew's locations)")
         for said in brief.undone:
             f.add(Code.DROPPED_REQUEST, f"the request asks to {said!r}, which no skill of the "
                   "crew does: no step does it (ask for one of the crew's actions)")
@@ -1187,6 +1193,8 @@ class Intent(IntentChecks, Rule):
         brief.recipients = self._recipients(reading, objects, agents)
         if objects and not self._foreign_acts.isdisjoint(reading.words):
             brief.undone = self._undone(reading, objects)
+        if not _BACK_WORDS.isdisjoint(reading.words) and _BACK_WORDS.isdisjoint(self._verbs):
+            brief.returns = self._returns(reading, start, places)
         if self.bindings:  # a binding named only as where another place is: ruled out as one
             brief.negated += [m for m in reading.mentions(self.bindings)
                               if m.start >= start and m.negated is not None]
@@ -1950,6 +1958,26 @@ class Intent(IntentChecks, Rule):
         part = _part_only(reading, start)
         return None if part is None else (part, True)
 
+    def _returns(self, reading: Reading, start: int, places: Sequence[Mention]) -> list[str]:
+        """A way back asked with no place after it in its sentence ("... to x 2, y 3 and back",
+        "... and come back", "... then return to base"; not "... and come back home", a
+        destination of the crew's, nor "... and come back down", a landing): the sayings."""
+        words, seps, n = reading.words, reading.seps, len(reading.words)
+        named = {m.start for m in places}
+        out = []
+        last = -1  # where the last way back found ends (one saying for overlapping ones)
+        for a, b in reading.find(RETURNS):
+            if a < max(start, last) or reading.negating(a) is not None or (
+                    words[b:b + 1] == ("down",)):
+                continue  # ("... and come back down": the landing)
+            last = b
+            end = b
+            while end < n and not _SENTENCE_MARKS.intersection(seps[end - 1]):
+                end += 1  # (to its sentence's end)
+            if not any(k in named or words[k][0].isdigit() for k in range(b, end)):
+                out.append(reading.said(a, b))
+        return out
+
     def _undone(self, reading: Reading, objects: Sequence[Mention]) -> list[str]:
         """The things a verb the crew has no skill for is said of, right before them ("smash the
         bottle", "throw me the cube"; not negated: "don't drop the cube"): the sayings."""
@@ -2102,6 +2130,14 @@ _BEFORE_THINGS = frozenset({"me", "us", "him", "her", "them", "my", "your", "its
 _PASSING = frozenset({"over", "overfly", "overflight", "overflights", "above", "across",
                       "through", "overhead"})
 _GROUNDING = frozenset({"ground"})  # a verb that keeps an air robot down ("ground the drone")
+# a way back asked ("... and back", "... and come back", "... then return to base"), where no
+# skill of the crew's is named by its words (Intent._returns)
+RETURNS: tuple[tuple[str, ...], ...] = (
+    *((*join, *back) for join in (("and",), ("then",), ("and", "then"))
+      for back in (("back",), ("back", "again"), ("come", "back"), ("return",), ("go", "back"),
+                   ("head", "back"), ("drive", "back"), ("walk", "back"), ("fly", "back"))),
+    ("there", "and", "back"), ("round", "trip"), ("return", "to", "base"), ("back", "to", "base"))
+_BACK_WORDS = frozenset({"back", "return", "trip"})
 _TO_WHERE = frozenset({"to", "toward", "towards", "reach", "approach", "at"})
 _OTHER_ONES = frozenset({"second", "third", "other", "another", "next", "different", "new"})
 _ITS_PLACE = frozenset({"position", "location", "spot", "coordinates", "place", "side",
