@@ -143,7 +143,7 @@ def test_a_robot_after_a_verb_that_is_also_its_own_or_a_gesture_is_accepted(
     ("Fly the drone to x 2, y 3.", GO_23,
      (0, "the request gives the point (2, 3) to iris ('Fly the drone to x 2, y 3'); iris has "
          "no skill that moves it to a place, and tb3 may not take its place")),
-    ("Drone: x 2, y 3, then back.", GO_23,
+    ("Drone: x 2, y 3.", GO_23,
      (0, "the request gives the point (2, 3) to iris ('Drone: x 2, y 3'); iris has no skill "
          "that moves it to a place, and tb3 may not take its place")),
     ("Rover, sweep x 0 to 5, y 0 to 5.", plan("search_only", *SEARCH, LAND),
@@ -155,6 +155,17 @@ def test_a_point_or_zone_given_to_a_robot_is_not_taken_by_one_not_named(
     """Each of these plans was accepted: the step carried a value the request states, and
     that asked for it, whoever the request gave the value to."""
     assert found(check(sar, request_, p)) == [(said[0], "substituted_robot", said[1])]
+
+
+def test_a_point_addressed_to_a_robot_then_a_way_back_is_both_refused(sar: Crew) -> None:
+    """"Drone: x 2, y 3, then back.": the point is the drone's, and the way back is owed too
+    (tests/gate/test_intent_more.py)."""
+    assert found(check(sar, "Drone: x 2, y 3, then back.", GO_23)) == [
+        (None, "dropped_request", "the request asks for the way back ('then back'); no step "
+         "comes back (ask for it with where to come back to: a point or one of the crew's "
+         "locations)"),
+        (0, "substituted_robot", "the request gives the point (2, 3) to iris ('Drone: x 2, y "
+         "3'); iris has no skill that moves it to a place, and tb3 may not take its place")]
 
 
 def test_a_zone_said_before_and_a_verb_naming_another_robot_is_not_that_robots(
