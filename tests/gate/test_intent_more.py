@@ -6,7 +6,6 @@ plan, and the controls beside it."""
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
 import pytest
@@ -14,7 +13,7 @@ import pytest
 from crewgate.spec import Crew, load_crew
 from tests.conftest import plan
 from tests.gate.test_intent import GO_23, LAND, SEARCH_LAND, carry, check, codes, found, walk
-from tests.text.test_linear import GROWTH, LONG, SHORT, _repeat, _work
+from tests.text.test_linear import GROWTH, _repeat, intent_growth
 
 GO_45 = plan("dispatch_only", ("tb3", "navigate_to", {"goal": [4.0, 5.0]}))
 LAND_ONLY = plan("abort", LAND)
@@ -825,6 +824,8 @@ PADDING = {
         "smash the bottle, throw me the cube, hand me the empty bottle, drop the block off. "),
     "ways back": lambda: _repeat(
         "drive the rover to x 2, y 3 and back, then return to base, and come back down. "),
+    # (quadratic before: 81x; each way back looked for a place to its sentence's end)
+    "ways back in one sentence": lambda: _repeat("and back and come back then return "),
     "people sent": lambda: _repeat("send the medics to x 2, y 3, send the rover to the medics. "),
     "places said from others": lambda: _repeat(
         "drive the rover to 2 m from x 2, y 3, 10 feet north of room_b, 3 m east of the victim. "),
@@ -844,7 +845,5 @@ def crews() -> list[Crew]:
 def test_these_cues_read_in_linear_work(padding: str, crews: list[Crew]) -> None:
     """Ten times the padding takes each crew's intent reader at most ``GROWTH`` times the work
     (tests/text/test_linear.py)."""
-    text = PADDING[padding]()
-    growth = {crew.name: round(_work(partial(crew.intent.read, text[:LONG]), crews) / max(
-        1, _work(partial(crew.intent.read, text[:SHORT]), crews)), 1) for crew in crews}
+    growth = intent_growth(PADDING[padding](), crews)
     assert {name: g for name, g in growth.items() if g > GROWTH} == {}, growth

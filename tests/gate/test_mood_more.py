@@ -7,7 +7,6 @@ detail that quotes the words that say so; the controls beside them, said now, st
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
 import pytest
@@ -16,7 +15,7 @@ from crewgate.spec import Crew, load_crew
 from tests.conftest import plan
 from tests.gate.test_intent import GO_23, check, found, walk
 from tests.gate.test_intent import SEARCH_LAND as SEARCH
-from tests.text.test_linear import GROWTH, LONG, SHORT, _repeat, _work
+from tests.text.test_linear import GROWTH, _repeat, intent_growth
 
 WALK_B = walk("room_b")
 _NOTHING = "and asks nothing to move now: no step may run"
@@ -208,7 +207,5 @@ PADDING = {
 def test_the_new_cues_read_in_linear_work(padding: str, crews: list[Crew]) -> None:
     """Ten times the padding takes each crew's intent reader at most ``GROWTH`` times the work
     (tests/text/test_linear.py)."""
-    text = PADDING[padding]()
-    growth = {crew.name: round(_work(partial(crew.intent.read, text[:LONG]), crews) / max(
-        1, _work(partial(crew.intent.read, text[:SHORT]), crews)), 1) for crew in crews}
+    growth = intent_growth(PADDING[padding](), crews)
     assert {name: g for name, g in growth.items() if g > GROWTH} == {}, growth

@@ -154,6 +154,13 @@ def _work(reader: Callable[[], object], crews: list[Crew]) -> int:
     return events
 
 
+def intent_growth(text: str, crews: list[Crew]) -> dict[str, float]:
+    """Per crew, the work of its intent reader on ``text[:LONG]`` over that on ``text[:SHORT]``
+    (the padding tests of tests/gate read each crew's cues so)."""
+    return {crew.name: round(_work(partial(crew.intent.read, text[:LONG]), crews) / max(
+        1, _work(partial(crew.intent.read, text[:SHORT]), crews)), 1) for crew in crews}
+
+
 def _every_reader(text: str, crews: list[Crew]) -> dict[str, Callable[[], object]]:
     """The readers of :func:`_readers` and each crew's intent reader (issue 10)."""
     readers = _readers(text, crews)

@@ -1962,19 +1962,25 @@ class Intent(IntentChecks, Rule):
         """A way back asked with no place after it in its sentence ("... to x 2, y 3 and back",
         "... and come back", "... then return to base"; not "... and come back home", a
         destination of the crew's, nor "... and come back down", a landing): the sayings."""
+        found = reading.find(RETURNS)
+        if not found:
+            return []
         words, seps, n = reading.words, reading.seps, len(reading.words)
         named = {m.start for m in places}
+        # whether a place or a number follows word k in its sentence (one pass back: linear
+        # however many ways back one sentence asks)
+        ahead = [False] * (n + 1)
+        for k in range(n - 1, 0, -1):
+            ahead[k] = not _SENTENCE_MARKS.intersection(seps[k - 1]) and (
+                k in named or words[k][0].isdigit() or ahead[k + 1])
         out = []
         last = -1  # where the last way back found ends (one saying for overlapping ones)
-        for a, b in reading.find(RETURNS):
+        for a, b in found:
             if a < max(start, last) or reading.negating(a) is not None or (
                     words[b:b + 1] == ("down",)):
                 continue  # ("... and come back down": the landing)
             last = b
-            end = b
-            while end < n and not _SENTENCE_MARKS.intersection(seps[end - 1]):
-                end += 1  # (to its sentence's end)
-            if not any(k in named or words[k][0].isdigit() for k in range(b, end)):
+            if not ahead[b]:
                 out.append(reading.said(a, b))
         return out
 
@@ -2113,8 +2119,6 @@ _DIRECTIONS = frozenset({"north", "south", "east", "west", "northeast", "northwe
                          "toward", "towards"})
 _AXES = frozenset({"x", "y"})
 _TOWARD = frozenset({"toward", "towards"})
-# before a binding, another of its kind ("the second victim"); after it and "'s", where it is
-# ("the victim's position"), not what is its ("the victim's car")
 # what may be done to a thing, of which a crew has skills for some ("smash the bottle", "throw
 # the cube to room_b": Intent._undone); a thing said after one the crew has none for is asked
 # an action no step does
@@ -2138,6 +2142,8 @@ RETURNS: tuple[tuple[str, ...], ...] = (
                    ("head", "back"), ("drive", "back"), ("walk", "back"), ("fly", "back"))),
     ("there", "and", "back"), ("round", "trip"), ("return", "to", "base"), ("back", "to", "base"))
 _BACK_WORDS = frozenset({"back", "return", "trip"})
+# before a binding, where to go and another of its kind ("to the second victim"); after it and
+# "'s", where it is ("the victim's position"), not what is its ("the victim's car")
 _TO_WHERE = frozenset({"to", "toward", "towards", "reach", "approach", "at"})
 _OTHER_ONES = frozenset({"second", "third", "other", "another", "next", "different", "new"})
 _ITS_PLACE = frozenset({"position", "location", "spot", "coordinates", "place", "side",

@@ -429,24 +429,27 @@ DROPS: tuple[tuple[str, ...], ...] = (
                 # a value said to be too much or too little ("6 m is too high")
                 *(("too", w) for w in ("high", "low", "far", "close", "fast", "slow")))),
 )
-# a robot that cannot act now ("the rover is broken", "is offline", "isn't available")
-_UNABLE = (("broken",), ("busy",), ("unavailable",), ("offline",), ("disabled",), ("damaged",),
-           ("charging",), ("reserved",), ("down", "for"), ("out", "of", "order"), ("on", "standby"),
+# a robot or a place that cannot act or be gone to now: of them, first, a fault or a closure,
+# which rules out all but the robot's safe fallback ("the drone is broken; land it", "the
+# airspace is closed; land the drone"), where the request asks it as ever (FAULTS)
+_FAULT_STATES = (("broken",), ("damaged",), ("disabled",), ("out", "of", "order"),
+                 ("out", "of", "battery"), ("out", "of", "power"), ("out", "of", "charge"),
+                 ("out", "of", "commission"), ("closed",), ("grounded",), ("halted",),
+                 ("suspended",), ("injured",), ("overheating",), ("overheated",), ("limping",),
+                 ("faulty",), ("malfunctioning",), ("dead",), ("jammed",), ("stuck",),
+                 ("unresponsive",), ("failing",), ("banned",))
+# ... then the rest ("the rover is busy", "is offline", "isn't available")
+_UNABLE = (*_FAULT_STATES,
+           ("busy",), ("unavailable",), ("offline",),
+           ("charging",), ("reserved",), ("down", "for"), ("on", "standby"),
            ("on", "another", "job"), ("on", "another", "task"), ("to", "stay"), ("off", "duty"),
-           ("on", "hold"), ("out", "of", "battery"), ("out", "of", "power"), ("grounded",),
-           ("on", "a", "break"), ("on", "break"),
-           ("out", "of", "charge"), ("needed", "elsewhere"), ("busy", "elsewhere"),
-           ("halted",), ("suspended",),
-           # ... hurt or failing ("the dog is limping", "is overheating", "is stuck")
-           ("sick",), ("injured",), ("overheating",), ("overheated",), ("limping",),
-           ("faulty",), ("malfunctioning",), ("dead",), ("jammed",), ("stuck",),
-           ("unresponsive",), ("failing",),
+           ("on", "hold"), ("on", "a", "break"), ("on", "break"),
+           ("needed", "elsewhere"), ("busy", "elsewhere"), ("sick",),
            # a place that cannot be gone to, said so ("room_b is locked", "is full")
            ("locked",), ("full",), ("inaccessible",), ("unreachable",),
            ("under", "construction"),
-           # ... or not the crew's to use now ("the drone is banned", "is spoken for", "is in
-           # the hangar")
-           ("banned",), ("spoken", "for"), ("in", "the", "hangar"), ("in", "maintenance"),
+           # ... or not the crew's to use now ("the drone is spoken for", "is in the hangar")
+           ("spoken", "for"), ("in", "the", "hangar"), ("in", "maintenance"),
            ("asleep",), ("sleeping",),
            # a thing that cannot be taken ("the cube is glued down", "is too heavy")
            ("glued", "down"), ("bolted", "down"), ("fixed", "in", "place"), ("too", "heavy"),
@@ -455,18 +458,9 @@ _UNABLE = (("broken",), ("busy",), ("unavailable",), ("offline",), ("disabled",)
            *(("the", "wrong", w) for w in ("room", "place", "location", "one", "table", "spot",
                                           "destination", "object", "cube", "thing")),
            # a place that cannot be gone to ("the charger is closed", "is being serviced")
-           ("closed",), ("blocked",), ("occupied",), ("in", "use"), ("out", "of", "bounds"),
+           ("blocked",), ("occupied",), ("in", "use"), ("out", "of", "bounds"),
            ("being", "serviced"), ("under", "maintenance"), ("under", "repair"),
-           ("being", "repaired"), ("in", "for", "repair"), ("out", "of", "commission"))
-# ... of them, a fault or a closure: a robot said so may still be brought to its safe
-# fallback ("the drone is broken; land it", "the airspace is closed; land the drone"), where
-# the request asks it as ever; only its other steps are ruled out
-_FAULT_STATES = (("broken",), ("damaged",), ("disabled",), ("out", "of", "order"),
-                 ("out", "of", "battery"), ("out", "of", "power"), ("out", "of", "charge"),
-                 ("out", "of", "commission"), ("closed",), ("grounded",), ("halted",),
-                 ("suspended",), ("injured",), ("overheating",), ("overheated",), ("limping",),
-                 ("faulty",), ("malfunctioning",), ("dead",), ("jammed",), ("stuck",),
-                 ("unresponsive",), ("failing",), ("banned",))
+           ("being", "repaired"), ("in", "for", "repair"))
 # ... or a part of it said so ("the dog's leg is broken", "the drone's battery is dead"), or a
 # fault it has or had ("the dog has a fault", "the drone lost GPS", "the drone has no
 # propellers", "the drone failed its preflight check", "the drone was recalled")
@@ -1188,14 +1182,21 @@ class Reading:
     def _called_off(self) -> list[tuple[int, int]]:
         """A sentence after another that is just a word that calls off (``_CALLING_OFF``;
         interjections before it): it takes back what came before ("Drive the rover to x 2,
-        y 3. Cancel!"); "cancel the search" is a negation of the search."""
+        y 3. Cancel!"); "cancel the search" is a negation of the search, and "the rover? Leave
+        it." dismisses the rover."""
+        return [(k, end) for k, start, end in self._sentences_of(_CALLING_OFF) if not (
+            "?" in self.seps[k - 1] and self.words[start:end] in _DISMISSALS)]
+
+    def _sentences_of(self, table: tuple[tuple[str, ...], ...]) -> list[tuple[int, int, int]]:
+        """The sentences after another that are just a phrase of the table, interjections
+        before it ("... Cancel!", "... Okay, all stop."): where each begins, and where the
+        phrase begins and ends."""
         seps = self.seps
         out = []
-        for start, end in self.find(_CALLING_OFF):
+        for start, end in self.find(table):
             k = self._interjected(start, end, _ENDS)
-            if k and not _ENDS.isdisjoint(seps[k - 1]) and not (
-                    "?" in seps[k - 1] and self.words[start:end] in _DISMISSALS):
-                out.append((k, end))  # (not "the rover? Leave it.": the rover dismissed)
+            if k and not _ENDS.isdisjoint(seps[k - 1]):
+                out.append((k, start, end))
         return out
 
     def _interjected(self, start: int, end: int, ends: frozenset[str]) -> int | None:
@@ -1339,13 +1340,7 @@ class Reading:
         """The sentences after another that are a stop said to all, interjections before it
         ("Drive the rover to x 2, y 3. Stop!", "... Okay, all stop."): where each begins and
         ends."""
-        seps = self.seps
-        out = []
-        for start, end in self.find(_STOPS_ALL):
-            k = self._interjected(start, end, _ENDS)
-            if k and not _ENDS.isdisjoint(seps[k - 1]):
-                out.append((k, end))
-        return out
+        return [(k, end) for k, _, end in self._sentences_of(_STOPS_ALL)]
 
     @_once
     def instead_from(self) -> int | None:
