@@ -165,7 +165,10 @@ def fold(text: str) -> str:
     nothing)."""
     if text.isascii():
         return clean(text).lower()
-    return unicodedata.normalize("NFKC", clean(text).casefold())
+    folded = unicodedata.normalize("NFKC", clean(text).casefold())
+    if not _LOOKALIKE.keys().isdisjoint(folded):  # a look-alike casefolding made ("0\u0345":
+        folded = _WORD_RUN.sub(_as_shown, folded)  # "0ι", read as "0i" by clean)
+    return folded
 
 
 @lru_cache(maxsize=32)
